@@ -1,0 +1,105 @@
+import type { ElementHandle } from 'puppeteer-core'
+
+// The data the collector hands to the decision client and the executor.
+
+/** What can be done to a control. */
+export type ElementOperation = 'click' | 'type' | 'select' | 'submit'
+
+export interface ElementState {
+  checked?: boolean | 'mixed'
+  selected?: boolean
+  expanded?: boolean
+  pressed?: boolean | 'mixed'
+}
+
+export interface SelectOption {
+  /** Option ID offered to the model for SELECT, unique within the element, e.g. `o2`. */
+  id: string
+  label: string
+  value: string
+  selected: boolean
+}
+
+export interface ObservedElement {
+  /** Snapshot action ID (`e1`, `e2`, …), fresh every observation. */
+  id: string
+  /** Persistent node ID: the same DOM node keeps it across observations. Unique across frames. */
+  nodeId: string
+  /** Index into `Observation.frames`. */
+  frame: number
+  role: string
+  name: string
+  tag: string
+  /** Input type, for inputs. */
+  type?: string
+  value?: string
+  state?: ElementState
+  operations: ElementOperation[]
+  /** For select elements and listboxes. */
+  options?: SelectOption[]
+  /** The form this control belongs to and the current values of its other fields. */
+  form?: { name: string; fields: Record<string, string> }
+  /** Short text around the control (row, list item or closest heading). */
+  nearby?: string
+  /** Viewport rectangle of the top-level page, in CSS pixels. */
+  rect: { x: number; y: number; width: number; height: number }
+  /**
+   * A digest of what the freshness guard compares: identity attributes, value, nearby text and
+   * same-form values. Equal digests mean the executor may act.
+   */
+  fingerprint: string
+}
+
+export type BlockerKind = 'captcha' | 'password' | 'canvas' | 'file_input'
+
+export interface Blocker {
+  kind: BlockerKind
+  /** Index into `Observation.frames`. */
+  frame: number
+  /** What was seen, e.g. the matched CAPTCHA text. */
+  text?: string
+  rect: { x: number; y: number; width: number; height: number }
+}
+
+export interface ScrollTarget {
+  /** `page`, or the ID of a tall scrollable container, e.g. `s1`. */
+  id: string
+  name: string
+  up: boolean
+  down: boolean
+}
+
+export interface ObservedFrame {
+  url: string
+  /** Same-origin with the top document or not. */
+  crossOrigin: boolean
+}
+
+export interface Observation {
+  url: string
+  title: string
+  /** Visible text of the viewport, in reading order, whitespace collapsed, at most 6,000 characters. */
+  text: string
+  elements: ObservedElement[]
+  /** Controls left out by the 250-action cap. */
+  omitted: number
+  blockers: Blocker[]
+  /** The page first, then tall scroll containers. */
+  scroll: ScrollTarget[]
+  frames: ObservedFrame[]
+  /** URLs of tabs opened since the previous observation. */
+  popups: string[]
+  /** Equal signatures mean nothing the agent can see changed. */
+  signature: string
+}
+
+/** An observation plus what the executor needs to act on it. */
+export interface Snapshot {
+  observation: Observation
+  /** Retained handle per snapshot action ID. */
+  handles: Map<string, ElementHandle<Element>>
+  /** Retained handle per scroll container ID (not the page). */
+  scrollHandles: Map<string, ElementHandle<Element>>
+  /** Releases every handle; called when the next snapshot replaces this one. */
+  dispose(): Promise<void>
+}

@@ -1,0 +1,34 @@
+import type { Operation } from '../../types/index.d.ts'
+
+// The data the decision client hands to the executor and the goal loop.
+
+/** What came of an earlier decision, as the next request is told. */
+export interface RecentAction {
+  operation: Operation
+  target?: string
+  /** Name of the target at the time, so the model can read the history without old IDs. */
+  targetName?: string
+  option?: string
+  text?: string
+  outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'dialog' | 'declined'
+  /** Short detail: the stale check that failed, the dialog text, the URL it led to. */
+  detail?: string
+}
+
+export interface Decision {
+  operation: Operation
+  /** Snapshot action ID (element or scroll container) when the operation has a target. */
+  target?: string
+  /** For SELECT: the option ID within the target. */
+  option?: string
+  /** Probability of the chosen operation; absent when the text model decides. */
+  confidence?: number
+  probabilities?: Record<string, number>
+  /** Probability of the chosen target; absent without a target or when the text model decides. */
+  targetConfidence?: number
+  targetProbabilities?: Record<string, number>
+  /** Probability that the chosen action is risky (payment, purchase, deletion, sending), when asked. */
+  risk?: number
+  /** The model request plus building and checking it. */
+  decisionMs: number
+}

@@ -1,0 +1,54 @@
+import type { Page } from 'puppeteer-core'
+import type { Agent, AgentOptions, AgentPage, Extractor, Rules } from '../types/index.d.ts'
+import { BlockedError, UsageError } from './errors.ts'
+import { parseOptions, type Settings } from './options.ts'
+import { extract } from './extract/extract.ts'
+import { applyRules } from './extract/apply-rules.ts'
+
+// Marks the methods agent() installs, so a second agent(page) does not mistake them for a custom engine.
+const INSTALLED = Symbol.for('puppeteer-agent.method')
+
+function assertPage(page: unknown): asserts page is Page {
+  if (typeof page !== 'object' || page === null || typeof (page as Page).evaluate !== 'function') {
+    throw new UsageError('agent(page) needs a Puppeteer Page as its first argument.')
+  }
+}
+
+function install<T extends (...args: any[]) => unknown>(fn: T): T {
+  Object.defineProperty(fn, INSTALLED, { value: true })
+  return fn
+}
+
+/** The page's own `extract` method, when it has one that agent() did not install (e.g. inside a Microlink function). */
+function existingEngine(page: Page): Extractor | undefined {
+  const method = (page as Partial<AgentPage>).extract as ((rules: Rules) => unknown) | undefined
+  if (typeof method !== 'function' || (method as any)[INSTALLED]) return undefined
+  return (_page, rules) => method.call(page, rules)
+}
+
+function agentFn<P extends Page>(page: P, defaults?: AgentOptions): P & AgentPage {
+  assertPage(page)
+  const base: Partial<Settings> = parseOptions(defaults, 'agent(page, defaults)')
+  const engine = existingEngine(page)
+  const pageDefaults: Partial<Settings> = engine && !base.extractor ? { ...base, extractor: engine } : base
+  const target = page as P & AgentPage
+  target.extract = install((...args: unknown[]) => extract(page, args, pageDefaults)) as AgentPage['extract']
+  return target
+}
+
+const agent = Object.assign(agentFn, {
+  extract: (page: Page, ...args: unknown[]) => {
+    assertPage(page)
+    return extract(page, args, {})
+  },
+  applyRules: (page: Page, rules: Rules) => {
+    assertPage(page)
+    return applyRules(page, rules)
+  },
+  BlockedError,
+}) as unknown as Agent
+
+export default agent
+export { agent, BlockedError }
+// require('puppeteer-agent') returns the agent function itself, not a namespace object.
+export { agent as 'module.exports' }

@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import type { AgentOptions, ReasoningLevel } from '../types/index.d.ts'
+import { UsageError } from './errors.ts'
+
+export const REASONING_LEVELS = ['provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
+
+/** Every option, filled in. Parts of the pipeline read this, never the raw caller input. */
+export interface Settings {
+  decisions: string | object | false
+  text: string | object
+  evaluator: string | object
+  reasoning: ReasoningLevel
+  timeout: number
+  maxRetries: number
+  maxRetryAfterMs: number
+  signal: AbortSignal | undefined
+  maxSteps: number
+  maxDecisions: number
+  waitMs: number
+  minConfidence: number | undefined
+  approve: AgentOptions['approve'] | undefined
+  extractor: AgentOptions['extractor'] | undefined
+}
+
+export const DEFAULTS: Settings = {
+  decisions: 'typesafe-ai/jev',
+  text: 'openai/gpt-6-luna',
+  evaluator: 'typesafe-ai/jev',
+  reasoning: 'none',
+  timeout: 25_000,
+  maxRetries: 2,
+  // A provider asking for a longer pause is better treated as down than waited on mid-run.
+  maxRetryAfterMs: 10_000,
+  signal: undefined,
+  maxSteps: 60,
+  maxDecisions: 120,
+  waitMs: 100,
+  minConfidence: undefined,
+  approve: undefined,
+  extractor: undefined,
+}
+
+const decisionModel = z.custom<object>(
+  (value) => isModel(value, 'doDecide') || isModel(value, 'doEvaluate'),
+  'expected a model id string or an AI SDK decision model (specificationVersion "v4" with doDecide)',
+)
+const languageModel = z.custom<object>(
+  (value) => isModel(value, 'doGenerate'),
+  'expected a model id string or an AI SDK language model (specificationVersion "v4" with doGenerate)',
+)
+const modelId = z.string().trim().min(1, 'expected a non-empty model id')
+const positiveInt = z.number().int().positive()
+const nonNegativeInt = z.number().int().nonnegative()
+
+const optionSchemas = {
+  decisions: z.union([z.literal(false), modelId, decisionModel]),
+  text: z.union([modelId, languageModel]),
+  evaluator: z.union([modelId, decisionModel]),
+  reasoning: z.enum(REASONING_LEVELS),
+  timeout: positiveInt,
+  maxRetries: nonNegativeInt.max(10),
+  maxRetryAfterMs: nonNegativeInt,
+  signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, 'expected an AbortSignal'),
+  maxSteps: positiveInt,
+  maxDecisions: positiveInt,
+  waitMs: nonNegativeInt,
+  minConfidence: z.number().min(0).max(1),
+  approve: z.custom<NonNullable<AgentOptions['approve']>>((value) => typeof value === 'function', 'expected a function'),
+  extractor: z.custom<NonNullable<AgentOptions['extractor']>>((value) => typeof value === 'function', 'expected a function'),
+} satisfies { [K in keyof Settings]: z.ZodType }
+
+function isModel(value: unknown, method: string): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const model = value as Record<string, unknown>
+  return model.specificationVersion === 'v4' && typeof model[method] === 'function'
+}
+
+export function isOptionsObject(value: unknown): value is AgentOptions {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Checks options and drops the ones passed as `undefined` or `null`, so that they keep the default.
+ * Throws a UsageError naming the first bad option.
+ */
+export function parseOptions(input: unknown, where = 'options'): Partial<Settings> {
+  if (input === undefined || input === null) return {}
+  if (!isOptionsObject(input)) throw new UsageError(`${where} must be an object, got ${describe(input)}.`)
+  const parsed: Partial<Record<keyof Settings, unknown>> = {}
+  for (const [key, value] of Object.entries(input)) {
+    if (!(key in optionSchemas)) {
+      throw new UsageError(`Unknown option "${key}" in ${where}. Known options: ${Object.keys(optionSchemas).join(', ')}.`)
+    }
+    if (value === undefined || value === null) continue
+    const result = optionSchemas[key as keyof Settings].safeParse(value)
+    if (!result.success) {
+      const issue = result.error.issues[0]?.message ?? 'invalid value'
+      throw new UsageError(`Invalid option "${key}" in ${where}: ${issue} (got ${describe(value)}).`)
+    }
+    parsed[key as keyof Settings] = result.data
+  }
+  return parsed as Partial<Settings>
+}
+
+/** Later layers win; each layer has already been parsed. */
+export function mergeSettings(...layers: Partial<Settings>[]): Settings {
+  return Object.assign({}, DEFAULTS, ...layers) as Settings
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'function') return 'a function'
+  return String(value)
+}

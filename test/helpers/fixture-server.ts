@@ -1,0 +1,58 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url))
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+}
+
+export type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>
+
+export interface FixtureServer {
+  origin: string
+  url(path: string): string
+  close(): Promise<void>
+}
+
+/**
+ * Serves `test/fixtures/` on a loopback port. `host` picks the name in the URLs: serve one server as
+ * 127.0.0.1 and one as localhost to get two origins. `routes` answer first (return true when handled).
+ */
+export async function serveFixtures(options: { host?: '127.0.0.1' | 'localhost'; routes?: Route[] } = {}): Promise<FixtureServer> {
+  const host = options.host ?? '127.0.0.1'
+  const server: Server = createServer(async (req, res) => {
+    try {
+      for (const route of options.routes ?? []) if (await route(req, res)) return
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+      const file = normalize(join(FIXTURES, path.endsWith('/') ? `${path}index.html` : path))
+      if (!file.startsWith(FIXTURES)) return void res.writeHead(403).end()
+      const body = await readFile(file)
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+      res.end(body)
+    } catch {
+      if (!res.headersSent) res.writeHead(404, { 'content-type': 'text/plain' })
+      res.end('not found')
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  const origin = `http://${host}:${port}`
+  return {
+    origin,
+    url: (path) => new URL(path, `${origin}/`).href,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -1,0 +1,237 @@
+// The public API of puppeteer-agent, in one place.
+import type { Page } from 'puppeteer-core'
+import type { Experimental_DecisionModelV4, LanguageModelV4 } from '@ai-sdk/provider'
+
+/** A decision model: an AI Gateway model id, `'local'` (the offline baseline), or an AI SDK decision model instance. */
+export type DecisionModelSetting = string | Experimental_DecisionModelV4
+/** A language model: an AI Gateway model id or an AI SDK language model instance. */
+export type LanguageModelSetting = string | LanguageModelV4
+
+export type ReasoningLevel = 'provider-default' | 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh'
+
+/** A custom rules engine: receives the page and the rules, returns the data. */
+export type Extractor = (page: Page, rules: Rules) => unknown | Promise<unknown>
+
+export interface ModelOptions {
+  /** Decision model. `false` makes the text model take the decisions. Default `'typesafe-ai/jev'`. */
+  decisions?: DecisionModelSetting | false | null
+  /** Language model that writes TYPE_TEXT values, extraction rules, and decides when `decisions` is `false`. Default `'openai/gpt-6-luna'`. */
+  text?: LanguageModelSetting | null
+  /** Decision model that `profiling()` asks whether the goal was met. Default `'typesafe-ai/jev'`. */
+  evaluator?: DecisionModelSetting | null
+  /** Reasoning level for the text model. Default `'none'`. */
+  reasoning?: ReasoningLevel | null
+  /** Milliseconds per model request, all retries included. Default 25000. */
+  timeout?: number | null
+  /** Retries of a model request after a network error, 408, 429 or 5xx. Default 2. */
+  maxRetries?: number | null
+  /** Longest `Retry-After` the agent will wait, in milliseconds; a longer one ends the request. Default 10000. */
+  maxRetryAfterMs?: number | null
+  /** Cancels the run: checked before every decision and every input. */
+  signal?: AbortSignal | null
+}
+
+export interface GoalOptions extends ModelOptions {
+  /** Maximum successful input actions. Default 60. */
+  maxSteps?: number | null
+  /** Maximum decision requests, including discarded stale decisions. Default 120. */
+  maxDecisions?: number | null
+  /** Duration of WAIT in milliseconds; zero allowed. Default 100. */
+  waitMs?: number | null
+  /** Stop with reason `low_confidence` when the chosen operation or target is less probable than this. Off by default. */
+  minConfidence?: number | null
+  /** Called before a risky action (payment, purchase, deletion, sending); resolve `true` to allow it. Without it such actions stop the run with `risk_review`. */
+  approve?: ((action: PendingAction) => boolean | Promise<boolean>) | null
+}
+
+export interface ExtractOptions extends ModelOptions {
+  /** A replacement rules engine. */
+  extractor?: Extractor | null
+}
+
+export type AgentOptions = GoalOptions & ExtractOptions
+
+// ---------------------------------------------------------------- rules
+
+export type RuleType = 'number' | 'url' | 'image' | 'date' | 'string'
+
+export interface Rule {
+  /** CSS selector for one element. */
+  selector?: string
+  /** CSS selector for every matching element; the field becomes a list. */
+  selectorAll?: string
+  /** What to read: `text`, `html` (default), `outerHTML`, `val`, `href`, `src`, any attribute, a list tried in order, or nested rules. */
+  attr?: string | string[] | Rules
+  type?: RuleType
+}
+
+/** Field name → a rule, or a list of rules tried in order. */
+export type Rules = { [field: string]: Rule | Rule[] }
+
+// ---------------------------------------------------------------- results
+
+export type Operation =
+  | 'CLICK'
+  | 'TYPE_TEXT'
+  | 'SUBMIT'
+  | 'SELECT'
+  | 'SCROLL_DOWN'
+  | 'SCROLL_UP'
+  | 'WAIT'
+  | 'DONE'
+  | 'BLOCKED'
+
+export type BlockedReason =
+  | 'captcha'
+  | 'login_wall'
+  | 'unsupported_surface'
+  | 'step_budget'
+  | 'no_change'
+  | 'stale_target'
+  | 'model_blocked'
+  | 'low_confidence'
+  | 'risk_review'
+
+export interface DialogRecord {
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload'
+  message: string
+  /** What the agent answered: accepted or dismissed. */
+  accepted: boolean
+}
+
+export interface TraceEntry {
+  /** 1-based decision request number. */
+  request: number
+  /** Successful input actions so far, this one included. */
+  step: number
+  operation: Operation
+  /** Snapshot action ID of the target, e.g. `e4`. */
+  target?: string
+  /** For SELECT: the option chosen. */
+  option?: string
+  /** Accessible name of the target, for reading the trace. */
+  targetName?: string
+  /** Probability of the chosen operation (absent when the text model decides). */
+  confidence?: number
+  probabilities?: Record<string, number>
+  /** Probability of the chosen target (absent when the text model decides or the operation has no target). */
+  targetConfidence?: number
+  targetProbabilities?: Record<string, number>
+  /** The decision was discarded because its target failed a freshness check. */
+  stale: boolean
+  /** Which freshness check failed. */
+  staleReason?: string
+  /** The observation after the action differs from the one before it. */
+  pageChanged: boolean
+  /** The value typed for TYPE_TEXT. Treat traces as private data. */
+  text?: string
+  decisionMs: number
+  textMs?: number
+  /** Model-reported risk of the action, when a risk question was asked. */
+  risk?: number
+  dialogs?: DialogRecord[]
+  /** URLs of tabs the page opened; they are reported, never followed. */
+  popups?: string[]
+  url: string
+}
+
+export interface Cost {
+  calls: number
+  inputTokens: number | undefined
+  outputTokens: number | undefined
+  cachedInputTokens: number
+  cacheWriteTokens: number
+  reasoningTokens: number
+  usd: number | undefined
+  generationIds: string[]
+}
+
+export interface Timing {
+  totalMs: number
+  modelMs: number
+  otherMs: number
+  evaluationMs: number
+}
+
+export interface Accuracy {
+  passed: boolean
+  probability: number
+}
+
+export interface GoalProfiling {
+  accuracy: Accuracy | undefined
+  cost: Cost
+  timing: Timing
+  /** Why the evaluation failed, when it did; the next call tries again. */
+  error?: Error
+}
+
+export interface ExtractProfiling {
+  /** The rules that ran: pass them to `page.extract(rules)` to skip the model next time. */
+  rules: Rules | undefined
+  cost: Cost
+  timing: Timing
+}
+
+export interface ProfilingCallOptions {
+  signal?: AbortSignal
+}
+
+export interface GoalResult {
+  status: 'success' | 'error'
+  /** Successful input actions. */
+  steps: number
+  /** Decision requests, including discarded stale decisions. */
+  decisions: number
+  trace: TraceEntry[]
+  error?: Error
+  profiling(options?: ProfilingCallOptions): Promise<GoalProfiling>
+}
+
+export type ExtractResult<T = any> =
+  | { status: 'success'; data: T; error?: undefined; profiling(options?: ProfilingCallOptions): Promise<ExtractProfiling> }
+  | { status: 'error'; data?: undefined; error: Error; profiling(options?: ProfilingCallOptions): Promise<ExtractProfiling> }
+
+/** The action awaiting approval. */
+export interface PendingAction {
+  operation: Operation
+  target?: string
+  targetName?: string
+  option?: string
+  text?: string
+  url: string
+  /** The model's probability that the action is risky. */
+  risk: number
+}
+
+/** The agent stopped the run itself. */
+export declare class BlockedError extends Error {
+  readonly code: 'BLOCKED'
+  readonly reason: BlockedReason
+  readonly trace: TraceEntry[]
+  constructor(reason: BlockedReason, message: string, trace: TraceEntry[])
+}
+
+// ---------------------------------------------------------------- the agent
+
+export interface AgentPage extends Page {
+  goal(goal: string, options?: GoalOptions): Promise<GoalResult>
+  extract<T = any>(rules: Rules, options?: ExtractOptions): Promise<ExtractResult<T>>
+  extract<T = any>(instruction: string, rules?: Rules | null, options?: ExtractOptions): Promise<ExtractResult<T>>
+  extract<T = any>(instruction: string, options?: ExtractOptions): Promise<ExtractResult<T>>
+}
+
+export interface Agent {
+  /** Adds `goal()` and `extract()` to the page and returns the same page. */
+  <P extends Page>(page: P, defaults?: AgentOptions): P & AgentPage
+  goal(page: Page, goal: string, options?: GoalOptions): Promise<GoalResult>
+  extract<T = any>(page: Page, rules: Rules, options?: ExtractOptions): Promise<ExtractResult<T>>
+  extract<T = any>(page: Page, instruction: string, rules?: Rules | null, options?: ExtractOptions): Promise<ExtractResult<T>>
+  extract<T = any>(page: Page, instruction: string, options?: ExtractOptions): Promise<ExtractResult<T>>
+  /** Runs rules with the built-in engine in the page, without a model. */
+  applyRules<T = any>(page: Page, rules: Rules): Promise<T>
+  BlockedError: typeof BlockedError
+}
+
+declare const agent: Agent
+export default agent
