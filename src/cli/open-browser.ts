@@ -1,0 +1,80 @@
+import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from './find-chrome.ts'
+import { CliError, EXIT } from './cli-error.ts'
+
+export interface BrowserOptions {
+  headless: boolean
+  wsEndpoint: string | undefined
+  env?: NodeJS.ProcessEnv
+}
+
+export interface BrowserSession {
+  browser: Browser
+  page: Page
+  /** Closes a launched browser, or closes the page and disconnects from a remote one. Safe to call twice. */
+  close(): Promise<void>
+}
+
+// A headless window has no size of its own; this one fits the desktop layout of most sites.
+const HEADLESS_VIEWPORT = { width: 1280, height: 800 }
+const CLOSE_TIMEOUT_MS = 5_000
+
+export async function openBrowser(options: BrowserOptions): Promise<BrowserSession> {
+  return options.wsEndpoint ? connectRemote(options.wsEndpoint) : launchLocal(options)
+}
+
+async function launchLocal({ headless, env = process.env }: BrowserOptions): Promise<BrowserSession> {
+  const executablePath = findChrome(env)
+  if (!executablePath) throw new CliError(NO_CHROME_MESSAGE, EXIT.usage)
+  const browser = await puppeteer.launch({
+    executablePath,
+    headless,
+    args: [...CHROME_FLAGS],
+    defaultViewport: headless ? HEADLESS_VIEWPORT : null,
+    // The CLI closes the browser on these signals itself, after telling the user.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  })
+  const close = once(async () => {
+    const closed = browser.close().catch(() => {})
+    if (!(await within(closed, CLOSE_TIMEOUT_MS))) browser.process()?.kill('SIGKILL')
+  })
+  try {
+    return { browser, page: await browser.newPage(), close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+async function connectRemote(browserWSEndpoint: string): Promise<BrowserSession> {
+  const browser = await puppeteer.connect({ browserWSEndpoint, defaultViewport: HEADLESS_VIEWPORT })
+  const page = await browser.newPage().catch(async (error: unknown) => {
+    await browser.disconnect()
+    throw error
+  })
+  // The remote browser belongs to someone else: leave it running, minus the page opened here.
+  const close = once(async () => {
+    await within(page.close().catch(() => {}), CLOSE_TIMEOUT_MS)
+    await browser.disconnect().catch(() => {})
+  })
+  return { browser, page, close }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined
+  return () => (running ??= fn())
+}
+
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}

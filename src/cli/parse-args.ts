@@ -1,0 +1,63 @@
+import mri from 'mri'
+import { CliError, EXIT } from './cli-error.ts'
+
+/** The flags and positional arguments the script receives, as parsed (numbers stay numbers, `--no-x` is `x: false`). */
+export interface ScriptArgv {
+  _: string[]
+  [flag: string]: unknown
+}
+
+export interface ExecArgs {
+  file: string
+  headless: boolean
+  wsEndpoint: string | undefined
+  argv: ScriptArgv
+}
+
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'exec'; args: ExecArgs }
+
+export const USAGE = `Usage: puppeteer-agent exec <file> [flags]
+
+Opens a page and calls the function <file> exports with { page, browser, browserless, argv },
+then prints what it returns as JSON.
+
+Flags:
+  --no-headless           show the browser window
+  --ws-endpoint=<url>     connect to a remote Chrome (or set BROWSER_WS_ENDPOINT) instead of launching one
+  --help, --version
+  any other --flag=value  passed to the script in argv
+
+Exit codes: 0 done, 1 the script threw, 2 bad usage or no browser to run it in.`
+
+// Flags the CLI consumes; everything else belongs to the script.
+const OWN_FLAGS = ['headless', 'ws-endpoint', 'help', 'h', 'version', 'v']
+
+export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
+  const parsed = mri([...args], {
+    boolean: ['headless', 'help', 'version'],
+    string: ['ws-endpoint'],
+    alias: { h: 'help', v: 'version' },
+    default: { headless: true },
+  })
+  if (parsed.help) return { kind: 'help' }
+  if (parsed.version) return { kind: 'version' }
+
+  const [command, file, ...rest] = parsed._
+  if (command === undefined) throw new CliError(`No command given.\n\n${USAGE}`, EXIT.usage)
+  if (command !== 'exec') throw new CliError(`Unknown command "${command}": the only command is exec.\n\n${USAGE}`, EXIT.usage)
+  if (!file) throw new CliError(`exec needs a script file.\n\n${USAGE}`, EXIT.usage)
+
+  const wsEndpoint = parsed['ws-endpoint'] ?? (env.BROWSER_WS_ENDPOINT || undefined)
+  if (wsEndpoint !== undefined && !/^wss?:\/\/\S+$/.test(wsEndpoint.trim())) {
+    throw new CliError(`--ws-endpoint must be a ws:// or wss:// URL, got ${JSON.stringify(wsEndpoint)}.`, EXIT.usage)
+  }
+  if (typeof parsed.headless !== 'boolean') {
+    throw new CliError(`--headless takes no value; use --no-headless to show the browser.`, EXIT.usage)
+  }
+
+  const argv: ScriptArgv = { _: rest }
+  for (const [key, value] of Object.entries(parsed)) {
+    if (key !== '_' && !OWN_FLAGS.includes(key)) argv[key] = value
+  }
+  return { kind: 'exec', args: { file, headless: parsed.headless, wsEndpoint: wsEndpoint?.trim() || undefined, argv } }
+}
