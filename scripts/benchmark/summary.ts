@@ -1,0 +1,85 @@
+import { median, p90 } from '../common/stats.ts'
+
+/** One decider's answer to one recorded request: one JSON line of the benchmark's results. */
+export interface ReplayResult {
+  /** The decider as given on the command line, e.g. `local` or `amazon/nova-micro`. */
+  decider: string
+  /** `decision`: a decision model through experimental_decide; `language`: the decisions:false path. */
+  kind: 'decision' | 'language'
+  /** 1-based number of the recorded request. */
+  request: number
+  ms: number
+  answered: boolean
+  operation?: string
+  target?: string
+  error?: string
+  /** Against the recorded live answer; absent when that request has no live answer. */
+  sameOperation?: boolean
+  sameOperationAndTarget?: boolean
+}
+
+export interface DeciderSummary {
+  decider: string
+  kind: 'decision' | 'language'
+  requests: number
+  answered: number
+  /** Over answered requests only: a refused or failed request has no latency worth comparing. */
+  medianMs?: number
+  p90Ms?: number
+  sameOperation: number
+  sameOperationAndTarget: number
+}
+
+/** What the live run chose for a request. */
+export interface ReferenceAnswer {
+  operation: string
+  target?: string
+}
+
+export function agreement(answer: ReferenceAnswer, reference: ReferenceAnswer | undefined): Pick<ReplayResult, 'sameOperation' | 'sameOperationAndTarget'> {
+  if (!reference) return {}
+  const sameOperation = answer.operation === reference.operation
+  return { sameOperation, sameOperationAndTarget: sameOperation && answer.target === reference.target }
+}
+
+/** One summary per decider, in the order the deciders first appear. */
+export function summarizeReplay(results: readonly ReplayResult[]): DeciderSummary[] {
+  const groups = new Map<string, ReplayResult[]>()
+  for (const result of results) {
+    const key = `${result.kind}:${result.decider}`
+    groups.set(key, [...(groups.get(key) ?? []), result])
+  }
+  return [...groups.values()].map((group) => {
+    const answered = group.filter((result) => result.answered)
+    const times = answered.map((result) => result.ms)
+    const summary: DeciderSummary = {
+      decider: group[0]!.decider,
+      kind: group[0]!.kind,
+      requests: group.length,
+      answered: answered.length,
+      sameOperation: group.filter((result) => result.sameOperation === true).length,
+      sameOperationAndTarget: group.filter((result) => result.sameOperationAndTarget === true).length,
+    }
+    const medianMs = median(times)
+    const p90Ms = p90(times)
+    if (medianMs !== undefined) summary.medianMs = Math.round(medianMs)
+    if (p90Ms !== undefined) summary.p90Ms = Math.round(p90Ms)
+    return summary
+  })
+}
+
+/** A Markdown table, ready for scripts/README.md. */
+export function renderTable(summaries: readonly DeciderSummary[], referenceLabel: string): string {
+  const rows = summaries.map((summary) =>
+    [
+      `\`${summary.decider}\`${summary.kind === 'language' ? ' (text model)' : ''}`,
+      `${summary.answered}/${summary.requests}`,
+      summary.medianMs === undefined ? 'n/a' : `${summary.medianMs} ms`,
+      summary.p90Ms === undefined ? 'n/a' : `${summary.p90Ms} ms`,
+      String(summary.sameOperation),
+      String(summary.sameOperationAndTarget),
+    ],
+  )
+  const header = ['Decider', 'Answered', 'Median', 'p90', `Same operation as live \`${referenceLabel}\``, 'Same operation and target']
+  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n')
+}
