@@ -1,0 +1,136 @@
+import type { LocalAction, LocalElement, LocalState } from './read-state.ts'
+import { overlap, tokens, type GoalWords } from './words.ts'
+
+// The heuristics of the offline decision model. Scores are log-odds-like numbers that
+// `choiceAnswer` turns into probabilities: a gap of 1 between two options is about 2.7 : 1.
+
+const CHANGED = 'page_changed'
+// Operations that move a goal on (typing alone does not: it still needs a submit).
+const PROGRESS_OPERATIONS = new Set(['CLICK', 'SUBMIT', 'SELECT'])
+const RISKY = /\b(buy|pay|payment|purchase|checkout|check out|place order|order now|delete|remove|send|transfer|confirm)\b/i
+
+/**
+ * Probability that the goal is met on this page: its key words are visible, the wording's actions
+ * have been taken, and (for a decision, not for the evaluator) the last action changed the page.
+ */
+export function goalMet(state: LocalState, goal: GoalWords, requireChange: boolean): number {
+  const visibleText = `${state.pageText} ${[...state.elements.values()].map((element) => element.primary).join(' ')}`
+  const visible = goal.key.size === 0 ? 0.5 : overlap(goal.key, visibleText) / goal.key.size
+  const done = state.actions.filter((action) => PROGRESS_OPERATIONS.has(action.operation) && action.outcome === CHANGED).length
+  const progress = done >= goal.actions ? 1 : 0.25
+  const last = state.actions.at(-1)
+  const changed = !requireChange || last?.outcome === CHANGED ? 1 : 0.3
+  return visible * progress * changed
+}
+
+export function typedAlready(state: LocalState, goal: GoalWords): boolean {
+  if (!goal.quoted) return true
+  const wanted = normalize(goal.quoted)
+  return state.actions.some((action) => action.operation === 'TYPE_TEXT' && normalize(action.text ?? '') === wanted)
+}
+
+/** How well each offered target fits `operation`; earlier options win ties, as "first" usually means. */
+export function scoreTargets(
+  operation: string | undefined,
+  options: readonly string[],
+  descriptions: ReadonlyMap<string, string>,
+  state: LocalState,
+  goal: GoalWords,
+): Map<string, number> {
+  const last = state.actions.at(-1)
+  const lastTyped = [...state.actions].reverse().find((action) => action.operation === 'TYPE_TEXT')
+  return new Map(
+    options.map((option, index) => {
+      const { element, optionText } = lookup(option, state)
+      const label = `${element?.primary ?? ''} ${descriptions.get(option) ?? ''}`
+      let score = overlap(goal.all, label) + 0.5 * overlap(goal.all, element?.secondary ?? '') + 1.5 * overlap(goal.all, optionText)
+      if (goal.quoted && normalize(label).includes(normalize(goal.quoted))) score += 1
+      if (operation === 'TYPE_TEXT') {
+        if (element?.typeable) score += 1
+        if (goal.quoted && normalize(element?.value ?? '') === normalize(goal.quoted)) score -= 2
+      } else if (operation === 'SUBMIT') {
+        if (element && lastTyped && sameTarget(element, lastTyped)) score += 3
+      } else if (operation === 'CLICK') {
+        if (element?.typeable) score -= 1
+        if (element && state.actions.some((action) => action.operation === 'CLICK' && sameTarget(element, action))) score -= 2
+      } else if (operation?.startsWith('SCROLL') && last?.operation === operation && last.outcome !== CHANGED) {
+        score -= 2
+      }
+      return [option, score - index * 0.01] as const
+    }),
+  )
+}
+
+export interface BestTarget {
+  option: string
+  score: number
+}
+
+/** Scores of the offered operations, given the best target each target head offers. */
+export function scoreOperations(options: readonly string[], best: ReadonlyMap<string, BestTarget>, state: LocalState, goal: GoalWords): Map<string, number> {
+  const met = goalMet(state, goal, true)
+  const last = state.actions.at(-1)
+  const needsTyping = !typedAlready(state, goal)
+  const clickScore = best.get('CLICK')?.score ?? 0
+  const selectScore = best.get('SELECT')?.score ?? 0
+  const scores = new Map<string, number>()
+  for (const option of options) {
+    const operation = option.toUpperCase()
+    scores.set(option, operationScore(operation))
+  }
+  return scores
+
+  function operationScore(operation: string): number {
+    switch (operation) {
+      case 'DONE':
+        return 4 * met - 1
+      case 'TYPE_TEXT':
+        return needsTyping && best.has('TYPE_TEXT') ? 3 : -1
+      case 'SUBMIT':
+        return last?.operation === 'TYPE_TEXT' ? 3 : -0.5
+      case 'CLICK':
+        return clickScore >= 1 ? Math.min(3, 1 + clickScore / 2) : 0
+      case 'SELECT':
+        return selectScore >= 1.5 ? Math.min(2.5, 0.5 + selectScore / 2) : -0.5
+      case 'SCROLL_DOWN':
+        // Worth a look when nothing in view matches the goal, unless scrolling already changed nothing.
+        return clickScore < 1 && !(last?.operation === 'SCROLL_DOWN' && last.outcome !== CHANGED) ? 0.5 : -0.5
+      case 'SCROLL_UP':
+      case 'WAIT':
+        return -1
+      case 'BLOCKED':
+        return -1.5
+      default:
+        return -2
+    }
+  }
+}
+
+/** P(risky) of an action on `target`: payment, purchase, deletion or sending words in its label. */
+export function riskOf(operation: string | undefined, target: string | undefined, state: LocalState, descriptions?: ReadonlyMap<string, string>): number {
+  if (!operation || !['CLICK', 'SUBMIT', 'SELECT', 'TYPE_TEXT'].includes(operation) || !target) return 0.05
+  const { element } = lookup(target, state)
+  const label = `${element?.primary ?? ''} ${element?.secondary ?? ''} ${descriptions?.get(target) ?? ''}`
+  return RISKY.test(label) ? 0.8 : 0.05
+}
+
+/** The element an option names: `e3`, or `e3:o2`-style pairs for SELECT, with the option's text. */
+function lookup(option: string, state: LocalState): { element?: LocalElement; optionText: string } {
+  const direct = state.elements.get(option)
+  if (direct) return { element: direct, optionText: '' }
+  const [head, ...rest] = option.split(/[^A-Za-z0-9]+/).filter(Boolean)
+  const element = head ? state.elements.get(head) : undefined
+  const optionId = rest.join('')
+  const optionText = element?.options.find((candidate) => candidate.id === optionId || candidate.id === rest.at(-1))?.text ?? ''
+  return { element, optionText }
+}
+
+// Action IDs are fresh every observation, so an earlier action is matched by the name it recorded.
+function sameTarget(element: LocalElement, action: LocalAction): boolean {
+  if (action.targetName && element.name) return normalize(action.targetName) === normalize(element.name)
+  return action.target === element.id
+}
+
+function normalize(text: string): string {
+  return tokens(text).join(' ')
+}
