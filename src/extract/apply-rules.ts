@@ -1,0 +1,28 @@
+import type { Page } from 'puppeteer-core'
+import type { Rules } from '../../types/index.d.ts'
+import { UsageError } from '../errors.ts'
+import { rulesEngine, type EngineOutcome } from './rules-engine.ts'
+import { validateRules } from './validate-rules.ts'
+
+/** One `evaluate` of the engine in the page's main frame. Rules must already be valid in shape. */
+export function runRulesEngine(page: Page, rules: Rules): Promise<EngineOutcome> {
+  return page.evaluate(rulesEngine, rules)
+}
+
+/** The error for a selector the browser refused, naming the field. */
+export function badSelectorError(outcome: Extract<EngineOutcome, { ok: false }>): UsageError {
+  return new UsageError(
+    `Invalid rule for field "${outcome.field}": the selector ${JSON.stringify(outcome.selector)} is not valid CSS (${outcome.message}).`,
+  )
+}
+
+/**
+ * Runs rules with the built-in engine and gives the data. Throws a UsageError for invalid rules
+ * before anything is read; anything else thrown comes from the page (closed, navigated away).
+ */
+export async function applyRules(page: Page, rules: Rules): Promise<unknown> {
+  validateRules(rules)
+  const outcome = await runRulesEngine(page, rules)
+  if (!outcome.ok) throw badSelectorError(outcome)
+  return outcome.data
+}

@@ -1,0 +1,92 @@
+import test from 'ava'
+import type { Page } from 'puppeteer-core'
+import agent from '../src/index.ts'
+import { UsageError } from '../src/errors.ts'
+import { useChrome } from './helpers/chrome.ts'
+import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { CASES, CATALOG_PATH, typeIntoSearch } from './fixtures/extract/cases.ts'
+
+const chrome = useChrome(test)
+let server: FixtureServer
+let sharedPage: Promise<Page> | undefined
+
+test.before(async () => {
+  server = await serveFixtures()
+})
+
+// One catalog page serves every read-only case (opened by the first test, once Chrome is up); tests that change or close a page open their own.
+function catalog(): Promise<Page> {
+  sharedPage ??= (async () => {
+    const page = agent(await (await chrome.browser.createBrowserContext()).newPage())
+    await page.goto(server.url(CATALOG_PATH))
+    await page.evaluate(typeIntoSearch)
+    return page
+  })()
+  return sharedPage
+}
+
+test.after.always(async () => {
+  await server?.close()
+})
+
+for (const { title, rules, expected } of CASES) {
+  test(`chrome: ${title}`, async (t) => {
+    const result = await ((await catalog()) as any).extract(rules)
+    t.is(result.status, 'success', String(result.error))
+    t.deepEqual(result.data, expected(server.url('/extract/shop/')))
+  })
+}
+
+test('chrome: a rule without a selector reads the text or the HTML of the whole page', async (t) => {
+  const data = await agent.applyRules<{ text: string; html: string }>(await catalog(), { text: { attr: 'text' }, html: {} })
+  t.true(data.text.startsWith('The Little Shop Fresh bread and cakes Rye loaf'))
+  t.false(data.text.includes('ignored'))
+  t.regex(data.html, /^<html lang="en"><head>/)
+})
+
+test('chrome: the result has data and a profiling() with the rules and no request', async (t) => {
+  const rules = { title: { selector: 'h1', attr: 'text' } }
+  const result = await agent.extract(await catalog(), rules)
+  t.is(result.status, 'success')
+  t.deepEqual(result.data, { title: 'The Little Shop' })
+  const profiling = await result.profiling()
+  t.deepEqual(profiling.rules, rules)
+  t.is(profiling.cost.calls, 0)
+  t.is(profiling.cost.usd, 0)
+  t.deepEqual(profiling.cost.generationIds, [])
+  t.is(profiling.timing.modelMs, 0)
+  t.true(profiling.timing.totalMs >= 0)
+  t.is(await result.profiling(), profiling)
+  t.deepEqual(JSON.parse(JSON.stringify(result)), { status: 'success', data: { title: 'The Little Shop' } })
+})
+
+test('chrome: agent.applyRules gives the data itself', async (t) => {
+  t.deepEqual(await agent.applyRules(await catalog(), { title: { selector: '#title', attr: 'text' } }), { title: 'The Little Shop' })
+})
+
+test('chrome: an invalid selector rejects before anything runs, naming the field and the selector', async (t) => {
+  const rules = { title: { selector: 'h1', attr: 'text' }, price: { selector: 'span[' } }
+  const error = await t.throwsAsync(((await catalog()) as any).extract(rules), { instanceOf: UsageError })
+  t.regex(error!.message, /field "price"/)
+  t.regex(error!.message, /"span\["/)
+  await t.throwsAsync(agent.applyRules(await catalog(), rules), { instanceOf: UsageError, message: /field "price"/ })
+})
+
+test('chrome: a page closed before the read resolves status error', async (t) => {
+  const page = agent(await chrome.page(t))
+  await page.goto(server.url(CATALOG_PATH))
+  await page.close()
+  const result = await page.extract({ title: { selector: 'h1', attr: 'text' } })
+  t.is(result.status, 'error')
+  t.true(result.error instanceof Error)
+  t.is(result.data, undefined)
+  t.is((await result.profiling()).cost.calls, 0)
+})
+
+test('chrome: the engine reads the live DOM, not the HTML that was loaded', async (t) => {
+  const page = agent(await chrome.page(t))
+  await page.goto(server.url(CATALOG_PATH))
+  await page.evaluate(() => document.querySelector('.products')!.insertAdjacentHTML('beforeend', '<li class="product" data-id="p3"></li>'))
+  const result = await page.extract({ ids: { selectorAll: '.product', attr: 'data-id' } })
+  t.deepEqual(result.data, { ids: ['p1', 'p2', 'p3'] })
+})
