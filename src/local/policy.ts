@@ -42,7 +42,8 @@ export function scoreTargets(
   return new Map(
     options.map((option, index) => {
       const { element, optionText } = lookup(option, state)
-      const label = `${element?.primary ?? ''} ${descriptions.get(option) ?? ''}`
+      // Without an element behind it, the option's own name is its label.
+      const label = `${element ? element.primary : option} ${descriptions.get(option) ?? ''}`
       let score = overlap(goal.all, label) + 0.5 * overlap(goal.all, element?.secondary ?? '') + 1.5 * overlap(goal.all, optionText)
       if (goal.quoted && normalize(label).includes(normalize(goal.quoted))) score += 1
       if (operation === 'TYPE_TEXT') {

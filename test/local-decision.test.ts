@@ -1,0 +1,229 @@
+import test from 'ava'
+import { experimental_decide, type Experimental_DecisionQuestion } from 'ai'
+import { createLocalDecisionModel } from '../src/local/index.ts'
+
+const model = createLocalDecisionModel()
+const GOAL = 'Search for "trail shoes" and open the first result'
+
+interface Element {
+  id: string
+  role: string
+  name: string
+  value?: string
+  nearby?: string
+}
+interface Action {
+  operation: string
+  target?: string
+  targetName?: string
+  text?: string
+  outcome: string
+}
+
+function state(page: { url: string; title: string; text: string }, elements: Element[], recent_actions: Action[] = [], goal = GOAL) {
+  return { goal, page, elements, recent_actions } as unknown as Record<string, never>
+}
+
+function choice(ids: string[], instructions?: string): Experimental_DecisionQuestion {
+  return { type: 'choice', ...(instructions && { instructions }), criteria: Object.fromEntries(ids.map((id) => [id, null])) }
+}
+
+const OPS = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SCROLL_DOWN', 'WAIT', 'DONE', 'BLOCKED']
+
+function questions(targets: { click?: string[]; type?: string[]; submit?: string[] }) {
+  return {
+    operation: choice(OPS, 'The next operation'),
+    ...(targets.click && { click_target: choice(targets.click, 'Element to CLICK') }),
+    ...(targets.type && { type_text_target: choice(targets.type, 'Element for TYPE_TEXT') }),
+    ...(targets.submit && { submit_target: choice(targets.submit, 'Form to SUBMIT') }),
+    risk: { type: 'boolean', instructions: 'Probability that the chosen action is risky: payment, purchase, deletion or sending.' },
+  } satisfies Record<string, Experimental_DecisionQuestion>
+}
+
+const HOME = { url: 'http://shop.test/', title: 'Trailhead Outfitters', text: 'Trailhead Outfitters. Featured: Alpine Jacket, a warm jacket.' }
+const HOME_ELEMENTS: Element[] = [
+  { id: 'e1', role: 'link', name: 'Home' },
+  { id: 'e2', role: 'link', name: 'Shoes' },
+  { id: 'e3', role: 'searchbox', name: 'Search products', value: '' },
+  { id: 'e4', role: 'button', name: 'Search' },
+  { id: 'e5', role: 'textbox', name: 'Newsletter email', value: '' },
+]
+const TYPED: Action = { operation: 'TYPE_TEXT', target: 'e3', targetName: 'Search products', text: 'trail shoes', outcome: 'page_changed' }
+const SUBMITTED: Action = { operation: 'SUBMIT', target: 'e3', targetName: 'Search products', outcome: 'page_changed' }
+const RESULTS = { url: 'http://shop.test/search?q=trail+shoes', title: 'Search: trail shoes', text: 'Results for trail shoes. Trail Runner Pro €89. Ridge Trail GTX €129.' }
+const RESULT_ELEMENTS: Element[] = [
+  { id: 'e1', role: 'link', name: 'Home' },
+  { id: 'e2', role: 'link', name: 'Shoes' },
+  { id: 'e3', role: 'link', name: 'Trail Runner Pro', nearby: 'Lightweight trail shoes €89' },
+  { id: 'e4', role: 'link', name: 'Ridge Trail GTX', nearby: 'Waterproof trail shoes €129' },
+]
+const PRODUCT = { url: 'http://shop.test/product/trail-runner-pro', title: 'Trail Runner Pro', text: 'Trail Runner Pro €89. Lightweight trail shoes for rocky paths.' }
+const OPENED: Action = { operation: 'CLICK', target: 'e3', targetName: 'Trail Runner Pro', outcome: 'page_changed' }
+
+test('types the quoted text into the field that matches the goal first', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: state(HOME, HOME_ELEMENTS),
+    questions: questions({ click: ['e1', 'e2', 'e4'], type: ['e3', 'e5'], submit: ['e3'] }),
+  })
+  t.is(answers.operation.choice, 'TYPE_TEXT')
+  t.is(answers.type_text_target.choice, 'e3')
+  t.true(answers.type_text_target.probabilities!.e3! > answers.type_text_target.probabilities!.e5!)
+})
+
+test('submits the field it typed into next', async (t) => {
+  const elements = HOME_ELEMENTS.map((element) => (element.id === 'e3' ? { ...element, value: 'trail shoes' } : element))
+  const { answers } = await experimental_decide({
+    model,
+    state: state(HOME, elements, [TYPED]),
+    questions: questions({ click: ['e1', 'e2', 'e4'], type: ['e3', 'e5'], submit: ['e4', 'e3'] }),
+  })
+  t.is(answers.operation.choice, 'SUBMIT')
+  t.is(answers.submit_target.choice, 'e3')
+})
+
+test('clicks the result whose label and nearby text share most words with the goal, not DONE before the wording is done', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: state(RESULTS, RESULT_ELEMENTS, [TYPED, SUBMITTED]),
+    questions: questions({ click: ['e1', 'e2', 'e3', 'e4'] }),
+  })
+  t.is(answers.operation.choice, 'CLICK')
+  // Both results match equally; the first one wins the tie, as "first result" asks.
+  t.is(answers.click_target.choice, 'e3')
+  t.true(answers.operation.probabilities!.DONE! < 0.2)
+})
+
+test('does not click a target it already clicked', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: state(RESULTS, RESULT_ELEMENTS, [TYPED, SUBMITTED, { ...OPENED, outcome: 'no_change' }]),
+    questions: questions({ click: ['e1', 'e2', 'e3', 'e4'] }),
+  })
+  t.is(answers.click_target.choice, 'e4')
+})
+
+test('says DONE when the key words are visible and the last action changed the page', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: state(PRODUCT, [{ id: 'e1', role: 'link', name: 'Home' }], [TYPED, SUBMITTED, OPENED]),
+    questions: questions({ click: ['e1'] }),
+  })
+  t.is(answers.operation.choice, 'DONE')
+  t.true(answers.operation.probabilities!.DONE! > 0.6)
+})
+
+test('does not say DONE when the last action changed nothing', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: state(PRODUCT, [{ id: 'e1', role: 'link', name: 'Home' }], [TYPED, SUBMITTED, { ...OPENED, outcome: 'no_change' }]),
+    questions: questions({ click: ['e1'] }),
+  })
+  t.not(answers.operation.choice, 'DONE')
+})
+
+test('does not say DONE when the key words are not on the page', async (t) => {
+  const page = { url: 'http://shop.test/product/alpine-jacket', title: 'Alpine Jacket', text: 'Alpine Jacket €120. A warm jacket.' }
+  const { answers } = await experimental_decide({
+    model,
+    state: state(page, [{ id: 'e1', role: 'link', name: 'Home' }], [TYPED, SUBMITTED, OPENED]),
+    questions: questions({ click: ['e1'] }),
+  })
+  t.not(answers.operation.choice, 'DONE')
+})
+
+test('a weak match gets a flat distribution, a strong one a peaked distribution', async (t) => {
+  const weak = await experimental_decide({
+    model,
+    state: state(RESULTS, [{ id: 'e1', role: 'link', name: 'About us' }, { id: 'e2', role: 'link', name: 'Contact' }], [TYPED, SUBMITTED]),
+    questions: { click_target: choice(['e1', 'e2'], 'Element to CLICK') },
+  })
+  const strong = await experimental_decide({
+    model,
+    state: state(RESULTS, [{ id: 'e1', role: 'link', name: 'About us' }, RESULT_ELEMENTS[2]!], [TYPED, SUBMITTED]),
+    questions: { click_target: choice(['e1', 'e3'], 'Element to CLICK') },
+  })
+  const weakTop = Math.max(...Object.values(weak.answers.click_target.probabilities!))
+  const strongTop = Math.max(...Object.values(strong.answers.click_target.probabilities!))
+  t.true(weakTop < 0.55)
+  t.true(strongTop > 0.8)
+})
+
+test('rates clicking a purchase button as risky and a plain link as not', async (t) => {
+  const page = { url: 'http://shop.test/cart', title: 'Cart', text: 'Your cart: Trail Runner Pro €89' }
+  const risky = await experimental_decide({
+    model,
+    state: state(page, [{ id: 'e1', role: 'button', name: 'Place order and pay' }], [], 'Buy the "Trail Runner Pro" and place order'),
+    questions: questions({ click: ['e1'] }),
+  })
+  t.is(risky.answers.operation.choice, 'CLICK')
+  t.true(risky.answers.risk.probability > 0.5)
+  const plain = await experimental_decide({
+    model,
+    state: state(RESULTS, RESULT_ELEMENTS, [TYPED, SUBMITTED]),
+    questions: questions({ click: ['e3'] }),
+  })
+  t.true(plain.answers.risk.probability < 0.2)
+})
+
+test('answers the evaluator: met on the final page, not met on the home page', async (t) => {
+  const evaluation = (page: typeof HOME, actions: Action[]) =>
+    experimental_decide({
+      model,
+      state: { goal: GOAL, page, actions } as unknown as Record<string, never>,
+      questions: {
+        met: { type: 'boolean', instructions: 'Is the goal met on the final page?' },
+        verdict: choice(['yes', 'no'], 'Was the goal achieved?'),
+      },
+    })
+  const done = await evaluation(PRODUCT, [TYPED, SUBMITTED, OPENED])
+  t.true(done.answers.met.probability > 0.9)
+  t.is(done.answers.verdict.choice, 'yes')
+  const notDone = await evaluation(HOME, [])
+  t.true(notDone.answers.met.probability < 0.5)
+  t.is(notDone.answers.verdict.choice, 'no')
+})
+
+test('answers unknown questions with complete distributions the AI SDK accepts', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: 'Goal: find "trail shoes"\nA page of text with no JSON at all.',
+    questions: {
+      mood: { type: 'boolean', instructions: 'Is the sky blue?' },
+      level: { type: 'score', instructions: 'How far along is the goal?', criteria: ['not started', 'halfway', 'complete'] },
+      colour: { type: 'choice', instructions: 'Pick a colour', criteria: { red: 'warm', blue: 'cold', trail: 'a path' } },
+    },
+  })
+  t.is(answers.mood.probability, 0.5)
+  t.deepEqual(Object.keys(answers.level.probabilities!), ['0', '1', '2'])
+  t.is(answers.colour.choice, 'trail')
+  const total = Object.values(answers.colour.probabilities!).reduce((sum, p) => sum + p, 0)
+  t.true(Math.abs(total - 1) < 1e-9)
+})
+
+test('reads elements given as a map keyed by ID, and option pairs for SELECT', async (t) => {
+  const { answers } = await experimental_decide({
+    model,
+    state: {
+      goal: 'Sort by "lowest price"',
+      page: { url: 'http://shop.test/search', title: 'Results', text: 'Results' },
+      elements: {
+        e1: { role: 'combobox', name: 'Sort', options: [{ id: 'o1', label: 'Newest' }, { id: 'o2', label: 'Lowest price' }] },
+      },
+      recent_actions: [],
+    },
+    questions: {
+      operation: choice(['SELECT', 'WAIT', 'DONE']),
+      select_target: choice(['e1:o1', 'e1:o2'], 'Element and option to SELECT'),
+    },
+  })
+  t.is(answers.operation.choice, 'SELECT')
+  t.is(answers.select_target.choice, 'e1:o2')
+})
+
+test('stops at once when the request is aborted', async (t) => {
+  await t.throwsAsync(
+    model.doDecide({ state: [], questions: { operation: choice(['DONE']) } as never, abortSignal: AbortSignal.abort() }),
+    { name: 'AbortError' },
+  )
+})
