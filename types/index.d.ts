@@ -127,6 +127,12 @@ export interface TraceEntry {
   text?: string
   decisionMs: number
   textMs?: number
+  /** Time to observe the page this decision was made on. */
+  observeMs?: number
+  /** Freshness checks, input and settling of the action, without WAIT's pause; absent when nothing was attempted. */
+  actMs?: number
+  /** For a risky action: whether `approve` allowed it. */
+  approved?: boolean
   /** Model-reported risk of the action, when a risk question was asked. */
   risk?: number
   dialogs?: DialogRecord[]

@@ -1,0 +1,156 @@
+// Functions that run inside the page (or a frame of it) through `evaluate`. Each is self-contained:
+// Puppeteer sends its source text, so nothing from this module's scope is visible to it.
+
+/** Outcome of replacing a control's value. */
+export type ReplaceResult = { ok: true; value: string } | { ok: false; reason: string }
+
+/**
+ * Replaces the value of a focused input, textarea or editing host with `text`, the way typing over a
+ * selection does. The focus check and the insertion run in one task, so nothing can move focus between them.
+ */
+export function replaceFocusedValue(element: Element, text: string): ReplaceResult {
+  const doc = element.ownerDocument
+  let active: Element | null = doc.activeElement
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
+  if (active !== element) {
+    const holder = active ? active.tagName.toLowerCase() : 'nothing'
+    return { ok: false, reason: `the target does not hold keyboard focus (${holder} does)` }
+  }
+  const tag = element.tagName
+  const isField = tag === 'INPUT' || tag === 'TEXTAREA'
+  const editable = element as HTMLElement
+  if (!isField && !editable.isContentEditable) return { ok: false, reason: `a ${tag.toLowerCase()} takes no text` }
+
+  const read = (): string => (isField ? (element as HTMLInputElement).value : (editable.innerText ?? editable.textContent ?? ''))
+  if (isField) {
+    const field = element as HTMLInputElement
+    try {
+      field.select()
+    } catch {
+      // Some input types have no selection; the fallback below replaces the value directly.
+    }
+  } else {
+    const selection = doc.getSelection()
+    const range = doc.createRange()
+    range.selectNodeContents(element)
+    selection?.removeAllRanges()
+    selection?.addRange(range)
+  }
+  let inserted = false
+  try {
+    // insertText fires beforeinput and input like typed text and keeps the page's undo history.
+    inserted = typeof doc.execCommand === 'function' && doc.execCommand('insertText', false, text)
+  } catch {
+    inserted = false
+  }
+  if (!inserted || read().replace(/\n$/, '') !== text) {
+    if (isField) {
+      const proto = Object.getPrototypeOf(element) as object
+      const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set
+      if (setter) setter.call(element, text)
+      else (element as HTMLInputElement).value = text
+    } else {
+      element.textContent = text
+    }
+    const view = doc.defaultView
+    const InputEventCtor = view && typeof view.InputEvent === 'function' ? view.InputEvent : null
+    element.dispatchEvent(
+      InputEventCtor
+        ? new InputEventCtor('input', { bubbles: true, composed: true, inputType: 'insertText', data: text })
+        : new (view ? view.Event : Event)('input', { bubbles: true, composed: true }),
+    )
+  }
+  return { ok: true, value: read().replace(/\n$/, '') }
+}
+
+/** How a user would submit the target's form: click a submit button, press Enter in a field, or submit the form. */
+export type SubmitPlan = 'click' | 'enter' | 'request-submit'
+
+export function planSubmit(element: Element): SubmitPlan {
+  const tag = element.tagName
+  const type = (element.getAttribute('type') ?? '').toLowerCase()
+  const isButton = tag === 'BUTTON' && (type === '' || type === 'submit')
+  if (isButton || (tag === 'INPUT' && (type === 'submit' || type === 'image'))) return 'click'
+  const form = (element as HTMLInputElement).form ?? element.closest('form')
+  const textLike = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']
+  if (tag === 'INPUT' && textLike.includes(type)) {
+    if (!form) return 'enter'
+    // Enter submits a form only when it has a submit button or a single field that blocks implicit submission.
+    const hasButton = form.querySelector('button:not([type]), button[type="submit"], input[type="submit"], input[type="image"]') !== null
+    const blocking = Array.from(form.elements).filter(
+      (field) => field.tagName === 'INPUT' && textLike.includes((field.getAttribute('type') ?? '').toLowerCase()),
+    )
+    return hasButton || blocking.length === 1 ? 'enter' : 'request-submit'
+  }
+  return form ? 'request-submit' : 'enter'
+}
+
+/** Submits the target's form as its own submit would: validation and the submit event included. */
+export function requestSubmit(element: Element): boolean {
+  const form = (element as HTMLInputElement).form ?? element.closest('form')
+  if (!form) return false
+  form.requestSubmit()
+  return true
+}
+
+/** Scrolls the page (no element) or a container by most of its visible height; returns how far it moved. */
+export function scrollByPage(element: Element | null, direction: number): number {
+  const box = element ?? document.scrollingElement ?? document.documentElement
+  const height = element ? element.clientHeight : window.innerHeight
+  const before = box.scrollTop
+  const distance = Math.max(40, Math.round(height * 0.8)) * direction
+  if (element) element.scrollBy({ top: distance, behavior: 'instant' })
+  else window.scrollBy({ top: distance, behavior: 'instant' })
+  return box.scrollTop - before
+}
+
+/**
+ * Resolves once no DOM mutation has happened for `quietMs` (or after `maxMs`), with the number of
+ * mutations seen. Open shadow roots are watched too, since a document observer does not see into them.
+ */
+export function waitForDomQuiet(quietMs: number, maxMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    const start = performance.now()
+    let last = start
+    let mutations = 0
+    const observer = new MutationObserver((records) => {
+      mutations += records.length
+      last = performance.now()
+    })
+    const options = { subtree: true, childList: true, attributes: true, characterData: true }
+    observer.observe(document, options)
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT)
+    const roots: ShadowRoot[] = []
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const root = (node as Element).shadowRoot
+      if (root) roots.push(root)
+    }
+    // Roots inside roots: the tree walker does not enter shadow trees.
+    for (let i = 0; i < roots.length; i += 1) {
+      observer.observe(roots[i], options)
+      for (const inner of Array.from(roots[i].querySelectorAll('*'))) if (inner.shadowRoot) roots.push(inner.shadowRoot)
+    }
+    const check = () => {
+      const now = performance.now()
+      if (now - last >= quietMs || now - start >= maxMs) {
+        observer.disconnect()
+        resolve(mutations)
+        return
+      }
+      setTimeout(check, Math.max(1, quietMs - (now - last)))
+    }
+    setTimeout(check, quietMs)
+  })
+}
+
+/** The option element of a listbox (ARIA `option` inside it, or owned by it) whose text is `label`. */
+export function findListOption(listbox: Element, label: string): Element | null {
+  const owned = (listbox.getAttribute('aria-owns') ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => listbox.ownerDocument.getElementById(id))
+    .filter((node): node is HTMLElement => node !== null)
+  const candidates = [...Array.from(listbox.querySelectorAll('[role="option"]')), ...owned]
+  const wanted = label.replace(/\s+/g, ' ').trim()
+  return candidates.find((option) => (option.textContent ?? '').replace(/\s+/g, ' ').trim() === wanted) ?? null
+}

@@ -1,0 +1,40 @@
+import type { Page } from 'puppeteer-core'
+import type { Snapshot } from '../collector/observation.ts'
+
+export type Observe = (page: Page, options: { previous?: Snapshot; popups?: string[] }) => Promise<Snapshot>
+
+// A navigation that commits while the collector runs destroys the context it runs in.
+const NAVIGATED = /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|frame got detached|Frame was detached|Inspected target navigated/i
+const ATTEMPTS = 3
+
+/**
+ * Observes the page; when a navigation replaced the document mid-observation, waits for the new
+ * document to be parsed and observes again.
+ */
+export async function observeSettled(observe: Observe, page: Page, options: { previous?: Snapshot; popups?: string[] }): Promise<Snapshot> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await observe(page, options)
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !(error instanceof Error) || !NAVIGATED.test(error.message)) throw error
+      await documentParsed(page)
+    }
+  }
+}
+
+async function documentParsed(page: Page): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    try {
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            if (document.readyState !== 'loading') resolve()
+            else document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
+          }),
+      )
+      return
+    } catch (error) {
+      if (!(error instanceof Error) || !NAVIGATED.test(error.message)) throw error
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type { BlockedReason } from '../../types/index.d.ts'
+import type { Blocker, Observation } from '../collector/observation.ts'
+
+export interface PageBlock {
+  reason: BlockedReason
+  message: string
+}
+
+// Most specific first: a verification page often has a form too.
+const ORDER: Blocker['kind'][] = ['captcha', 'password', 'file_input', 'canvas']
+
+/**
+ * What on the observed page stops the run before any decision: human verification, a login, or a
+ * surface the agent cannot read or act on. These stop the whole run, even when unrelated to the goal.
+ */
+export function pageBlock(observation: Observation): PageBlock | undefined {
+  const blocker = ORDER.map((kind) => observation.blockers.find((found) => found.kind === kind)).find(Boolean)
+  if (!blocker) return undefined
+  const where = blocker.frame > 0 ? ` in a frame (${observation.frames[blocker.frame]?.url ?? 'unknown URL'})` : ''
+  switch (blocker.kind) {
+    case 'captcha':
+      return {
+        reason: 'captcha',
+        message: `The page asks for human verification${where}${blocker.text ? ` ("${blocker.text}")` : ''}; no bypass is attempted.`,
+      }
+    case 'password':
+      return { reason: 'login_wall', message: `A visible password field${where} needs a manual login.` }
+    case 'file_input':
+      return { reason: 'unsupported_surface', message: `The page has a file input${where}, which the agent does not operate.` }
+    case 'canvas':
+      return { reason: 'unsupported_surface', message: `The page has a visible canvas${where}, whose content the agent cannot read.` }
+  }
+}

@@ -1,0 +1,115 @@
+import test from 'ava'
+import { makeDom, runInDom } from './helpers/jsdom.ts'
+import { findListOption, planSubmit, replaceFocusedValue, requestSubmit, waitForDomQuiet } from '../src/executor/page-scripts.ts'
+
+// The executor's page scripts, run from their source text inside jsdom as Puppeteer would run them.
+
+test('replaceFocusedValue replaces the whole value of the focused input and fires input', (t) => {
+  const dom = makeDom('<input id="q" value="old text">')
+  const input = dom.window.document.getElementById('q') as HTMLInputElement
+  const events: string[] = []
+  input.addEventListener('input', (event) => events.push((event as InputEvent).data ?? ''))
+  input.focus()
+  const result = runInDom(dom, replaceFocusedValue, input, 'dune')
+  t.deepEqual(result, { ok: true, value: 'dune' })
+  t.is(input.value, 'dune')
+  t.deepEqual(events, ['dune'])
+})
+
+test('replaceFocusedValue refuses when another element holds keyboard focus', (t) => {
+  const dom = makeDom('<input id="a"><input id="b" value="keep">')
+  const doc = dom.window.document
+  const target = doc.getElementById('b') as HTMLInputElement
+  ;(doc.getElementById('a') as HTMLInputElement).focus()
+  const result = runInDom(dom, replaceFocusedValue, target, 'new')
+  t.false(result.ok)
+  t.regex((result as { reason: string }).reason, /does not hold keyboard focus \(input does\)/)
+  t.is(target.value, 'keep')
+})
+
+test('replaceFocusedValue follows focus into an open shadow root', (t) => {
+  const dom = makeDom('<div id="host"></div>')
+  const doc = dom.window.document
+  const root = doc.getElementById('host')!.attachShadow({ mode: 'open' })
+  root.innerHTML = '<input id="inner">'
+  const inner = root.getElementById('inner') as HTMLInputElement
+  inner.focus()
+  t.deepEqual(runInDom(dom, replaceFocusedValue, inner, 'a@b.c'), { ok: true, value: 'a@b.c' })
+  t.is(inner.value, 'a@b.c')
+})
+
+test('replaceFocusedValue refuses an element that takes no text', (t) => {
+  const dom = makeDom('<button id="b">Go</button>')
+  const button = dom.window.document.getElementById('b') as HTMLButtonElement
+  button.focus()
+  const result = runInDom(dom, replaceFocusedValue, button, 'x')
+  t.deepEqual(result, { ok: false, reason: 'a button takes no text' })
+})
+
+test('planSubmit clicks submit buttons, presses Enter in fields that submit, else submits the form', (t) => {
+  const dom = makeDom(`
+    <form id="one"><input id="q" type="search"><button id="go">Go</button></form>
+    <form id="two"><input id="a"><input id="b"><select id="s"><option>x</option></select></form>
+    <input id="loose">
+    <input id="send" type="submit" form="one">`)
+  const doc = dom.window.document
+  const plan = (id: string) => runInDom(dom, planSubmit, doc.getElementById(id))
+  t.is(plan('go'), 'click')
+  t.is(plan('send'), 'click')
+  t.is(plan('q'), 'enter')
+  // Two text fields and no submit button: Enter would not submit, so the form is submitted directly.
+  t.is(plan('a'), 'request-submit')
+  t.is(plan('s'), 'request-submit')
+  t.is(plan('loose'), 'enter')
+})
+
+test('requestSubmit fires the form submit event the way a user submit does', (t) => {
+  const dom = makeDom('<form id="f"><select id="s"><option>x</option></select></form>')
+  const doc = dom.window.document
+  let submitted = 0
+  doc.getElementById('f')!.addEventListener('submit', (event) => {
+    event.preventDefault()
+    submitted += 1
+  })
+  t.true(runInDom(dom, requestSubmit, doc.getElementById('s')))
+  t.is(submitted, 1)
+  t.false(runInDom(dom, requestSubmit, doc.body))
+})
+
+test('findListOption finds an ARIA option by its text, including owned ones', (t) => {
+  const dom = makeDom(`
+    <div id="list" role="listbox" aria-owns="far"><div role="option">Red</div><div role="option"> Green
+      apple </div></div>
+    <div id="far" role="option">Blue</div>`)
+  const doc = dom.window.document
+  const list = doc.getElementById('list')
+  t.is(runInDom(dom, findListOption, list, 'Green apple')?.textContent?.trim().startsWith('Green'), true)
+  t.is(runInDom(dom, findListOption, list, 'Blue'), doc.getElementById('far'))
+  t.is(runInDom(dom, findListOption, list, 'Purple'), null)
+})
+
+test('waitForDomQuiet counts mutations, including inside open shadow roots, and resolves once quiet', async (t) => {
+  const dom = makeDom('<div id="host"></div><p id="p"></p>')
+  const doc = dom.window.document
+  const root = doc.getElementById('host')!.attachShadow({ mode: 'open' })
+  root.innerHTML = '<span id="s">a</span>'
+  const waiting = runInDom(dom, waitForDomQuiet, 20, 2_000)
+  dom.window.setTimeout(() => {
+    doc.getElementById('p')!.textContent = 'one'
+  }, 5)
+  dom.window.setTimeout(() => {
+    root.getElementById('s')!.textContent = 'two'
+  }, 15)
+  t.is(await waiting, 2)
+})
+
+test('waitForDomQuiet gives up at its bound on a page that never stops changing', async (t) => {
+  const dom = makeDom('<p id="p"></p>')
+  const doc = dom.window.document
+  const timer = dom.window.setInterval(() => {
+    doc.getElementById('p')!.textContent = String(Math.random())
+  }, 2)
+  const mutations = await runInDom(dom, waitForDomQuiet, 50, 120)
+  dom.window.clearInterval(timer)
+  t.true(mutations > 5)
+})

@@ -1,0 +1,122 @@
+import test from 'ava'
+import type { Blocker, Observation, ObservedElement } from '../src/collector/observation.ts'
+import { pageBlock } from '../src/goal/page-blockers.ts'
+import { identify, NoChangeGuard, StaleGuard } from '../src/goal/progress-guards.ts'
+import { lockPage } from '../src/goal/page-lock.ts'
+import { UsageError } from '../src/errors.ts'
+import type { Page } from 'puppeteer-core'
+
+function element(id: string, nodeId: string, name = `button ${nodeId}`): ObservedElement {
+  return {
+    id,
+    nodeId,
+    frame: 0,
+    role: 'button',
+    name,
+    tag: 'button',
+    operations: ['click'],
+    rect: { x: 0, y: 0, width: 10, height: 10 },
+    fingerprint: `${nodeId}:${name}`,
+  }
+}
+
+function observation(signature: string, elements: ObservedElement[] = [], blockers: Blocker[] = []): Observation {
+  return {
+    url: 'http://127.0.0.1/',
+    title: 't',
+    text: '',
+    elements,
+    omitted: 0,
+    blockers,
+    scroll: [{ id: 'page', name: 'page', up: false, down: true }],
+    frames: [{ url: 'http://127.0.0.1/', crossOrigin: false }, { url: 'http://localhost/frame', crossOrigin: true }],
+    popups: [],
+    signature,
+  }
+}
+
+const rect = { x: 0, y: 0, width: 10, height: 10 }
+
+test('pageBlock maps blockers to reasons, the most specific first', (t) => {
+  t.is(pageBlock(observation('a')), undefined)
+  const captcha = pageBlock(observation('a', [], [{ kind: 'password', frame: 0, rect }, { kind: 'captcha', frame: 0, text: 'verify you are human', rect }]))
+  t.is(captcha?.reason, 'captcha')
+  t.regex(captcha!.message, /verify you are human/)
+  t.is(pageBlock(observation('a', [], [{ kind: 'password', frame: 1, rect }]))?.reason, 'login_wall')
+  t.regex(pageBlock(observation('a', [], [{ kind: 'password', frame: 1, rect }]))!.message, /in a frame \(http:\/\/localhost\/frame\)/)
+  t.is(pageBlock(observation('a', [], [{ kind: 'canvas', frame: 0, rect }]))?.reason, 'unsupported_surface')
+  t.is(pageBlock(observation('a', [], [{ kind: 'file_input', frame: 0, rect }]))?.reason, 'unsupported_surface')
+})
+
+test('NoChangeGuard stops at the third unchanged action in a row', (t) => {
+  const guard = new NoChangeGuard()
+  const page = observation('same', [element('e1', 'n1'), element('e2', 'n2'), element('e3', 'n3')])
+  t.false(guard.record(identify('e1', page.elements[0]), page, false))
+  t.false(guard.record(identify('e2', page.elements[1]), page, false))
+  t.true(guard.record(identify('e3', page.elements[2]), page, false))
+})
+
+test('NoChangeGuard: a changed page resets the count', (t) => {
+  const guard = new NoChangeGuard()
+  const page = observation('same', [element('e1', 'n1')])
+  t.false(guard.record(undefined, page, false))
+  t.false(guard.record(undefined, page, false))
+  t.false(guard.record(undefined, page, true))
+  t.false(guard.record(undefined, page, false))
+  t.false(guard.record(undefined, page, false))
+  t.true(guard.record(undefined, page, false))
+})
+
+test('NoChangeGuard keeps an unchanged target out of the offer until the page changes', (t) => {
+  const guard = new NoChangeGuard()
+  const before = observation('same', [element('e1', 'n1'), element('e2', 'n2')])
+  guard.record(identify('e2', before.elements[1]), before, false)
+  guard.record(identify('page', undefined), before, false)
+  // The next observation of the same page may number its actions differently: node IDs are what count.
+  const again = observation('same', [element('e5', 'n2'), element('e6', 'n1')])
+  t.deepEqual([...guard.exclusions(again)].sort(), ['e5', 'page'])
+  const changed = observation('other', [element('e1', 'n1'), element('e2', 'n2')])
+  t.deepEqual([...guard.exclusions(changed)], [])
+  // Once the page has changed, the old exclusions are gone even if it changes back.
+  t.deepEqual([...guard.exclusions(again)], [])
+})
+
+test('StaleGuard stops at the third stale decision in a row on the same target', (t) => {
+  const guard = new StaleGuard()
+  const target = identify('e1', element('e1', 'n1', 'Buy'))
+  t.false(guard.stale(target))
+  t.false(guard.stale(target))
+  t.true(guard.stale(target))
+})
+
+test('StaleGuard treats a re-rendered node with the same role and name as the same target', (t) => {
+  const guard = new StaleGuard()
+  t.false(guard.stale(identify('e1', element('e1', 'n1', 'Buy'))))
+  t.false(guard.stale(identify('e1', element('e1', 'n7', 'Buy'))))
+  t.true(guard.stale(identify('e4', element('e4', 'n9', 'Buy'))))
+})
+
+test('StaleGuard: another target or a fresh decision breaks the streak', (t) => {
+  const guard = new StaleGuard()
+  const buy = identify('e1', element('e1', 'n1', 'Buy'))
+  const sell = identify('e2', element('e2', 'n2', 'Sell'))
+  t.false(guard.stale(buy))
+  t.false(guard.stale(buy))
+  t.false(guard.stale(sell))
+  t.false(guard.stale(buy))
+  guard.fresh()
+  t.false(guard.stale(buy))
+  t.false(guard.stale(buy))
+  t.true(guard.stale(buy))
+})
+
+test('lockPage refuses a second goal on the same page until released', (t) => {
+  const page = {} as Page
+  const release = lockPage(page)
+  const error = t.throws(() => lockPage(page), { instanceOf: UsageError })
+  t.regex(error!.message, /already running on this page/)
+  t.notThrows(() => lockPage({} as Page)())
+  release()
+  t.notThrows(() => lockPage(page)())
+  t.deepEqual(Object.keys(page), [])
+})
