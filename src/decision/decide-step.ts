@@ -1,0 +1,70 @@
+import type { Observation } from '../collector/observation.ts'
+import { callDecisionModel, type DecisionReply } from '../models/call-decision-model.ts'
+import type { Settings } from '../options.ts'
+import type { Ledger } from '../profiling/ledger.ts'
+import { checkBoolean, checkChoice } from './check-answers.ts'
+import type { Decision, RecentAction } from './decision.ts'
+import {
+  buildDecisionRequest,
+  ELEMENT_TARGET_OPERATIONS,
+  OPERATION_QUESTION,
+  RISK_QUESTION,
+  type DecisionRequest,
+} from './decision-request.ts'
+import { decideWithText } from './text-decision.ts'
+import type { Operation } from '../../types/index.d.ts'
+
+export interface DecideStepInput {
+  goal: string
+  observation: Observation
+  recent: RecentAction[]
+  settings: Settings
+  ledger: Ledger
+  /** Snapshot action IDs (or `page` / scroll container IDs) not to offer: they changed nothing last time. */
+  exclude?: ReadonlySet<string>
+}
+
+/**
+ * One decision request for one step: the `decisions` model answers the operation head, every target
+ * head and the risk question at once, and only the heads the chosen operation uses are read and
+ * checked. With `decisions: false` the text model answers the same request as JSON. Throws when the
+ * answer is refused, unfit or not offered.
+ */
+export async function decideStep(input: DecideStepInput): Promise<Decision> {
+  const started = performance.now()
+  const request = buildDecisionRequest(input)
+  const { settings } = input
+  const chosen =
+    settings.decisions === false
+      ? await decideWithText(request, settings, input.ledger)
+      : await callDecisionModel({
+          model: settings.decisions,
+          settings,
+          ledger: input.ledger,
+          purpose: 'decision',
+          state: request.state,
+          questions: request.questions,
+          read: (reply) => readDecision(request, reply),
+        })
+  return { ...chosen, decisionMs: Math.round(performance.now() - started) }
+}
+
+function readDecision(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
+  const { answers, rounding, model } = reply
+  const operation = checkChoice(answers, OPERATION_QUESTION, request.operations, rounding, model)
+  const decision: Omit<Decision, 'decisionMs'> = {
+    operation: operation.choice as Operation,
+    confidence: operation.confidence,
+    probabilities: operation.probabilities,
+  }
+  const head = request.heads[decision.operation]
+  if (!head) return decision
+  const target = checkChoice(answers, head.question, [...head.options.keys()], rounding, model)
+  const picked = head.options.get(target.choice)!
+  decision.target = picked.target
+  if (picked.option !== undefined) decision.option = picked.option
+  decision.targetConfidence = target.confidence
+  decision.targetProbabilities = target.probabilities
+  if (ELEMENT_TARGET_OPERATIONS.has(decision.operation)) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
+  return decision
+}

@@ -1,0 +1,177 @@
+import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from '@ai-sdk/provider'
+import type { Operation } from '../../types/index.d.ts'
+import type { ElementOperation, Observation, ObservedElement } from '../collector/observation.ts'
+import type { RecentAction } from './decision.ts'
+
+// Turns an observation into the one request of a step: the state the model reads and the questions
+// it answers, offering only what can be done now.
+
+export const OPERATION_QUESTION = 'operation'
+export const RISK_QUESTION = 'risk'
+
+/** Only the latest actions are told: older ones rarely matter and would grow every request. */
+export const RECENT_ACTIONS_SHOWN = 10
+
+/** What a target option of a head stands for. */
+export interface TargetChoice {
+  /** Snapshot action ID of the element, or `page` / a scroll container ID. */
+  target: string
+  /** For SELECT: the option ID within the element. */
+  option?: string
+}
+
+export interface TargetHead {
+  question: string
+  options: Map<string, TargetChoice>
+}
+
+export interface DecisionRequest {
+  state: JSONObject
+  questions: Record<string, Experimental_DecisionModelV4Question>
+  operations: Operation[]
+  /** The target head of each offered operation that has targets. */
+  heads: Partial<Record<Operation, TargetHead>>
+}
+
+const ELEMENT_OPERATIONS: [Operation, ElementOperation][] = [
+  ['CLICK', 'click'],
+  ['TYPE_TEXT', 'type'],
+  ['SUBMIT', 'submit'],
+]
+
+/** Operations on an element: their effects can reach other people or money, so the risk answer is read. */
+export const ELEMENT_TARGET_OPERATIONS: ReadonlySet<Operation> = new Set(['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT'])
+
+const OPERATION_DESCRIPTIONS: Partial<Record<Operation, string>> = {
+  TYPE_TEXT: 'type a value into a field',
+  SUBMIT: 'submit a form',
+  SELECT: 'choose an option of a dropdown or list',
+  WAIT: 'wait for the page to finish loading or changing',
+  DONE: 'the goal is visibly met on this page',
+  BLOCKED: 'the goal cannot be reached from here',
+}
+
+export function buildDecisionRequest(input: {
+  goal: string
+  observation: Observation
+  recent: readonly RecentAction[]
+  exclude?: ReadonlySet<string>
+}): DecisionRequest {
+  const { observation } = input
+  const exclude = input.exclude ?? new Set<string>()
+  const elements = observation.elements.filter((element) => !exclude.has(element.id))
+  const heads: Partial<Record<Operation, TargetHead>> = {}
+
+  for (const [operation, capability] of ELEMENT_OPERATIONS) {
+    const fitting = elements.filter((element) => element.operations.includes(capability))
+    if (fitting.length > 0) heads[operation] = head(operation, fitting.map((element) => [element.id, { target: element.id }]))
+  }
+  const selectable = elements.flatMap((element) =>
+    element.operations.includes('select')
+      ? (element.options ?? [])
+          .filter((option) => !option.selected)
+          .map((option): [string, TargetChoice] => [`${element.id}:${option.id}`, { target: element.id, option: option.id }])
+      : [],
+  )
+  if (selectable.length > 0) heads.SELECT = head('SELECT', selectable)
+  const scrollable = observation.scroll.filter((target) => !exclude.has(target.id))
+  for (const [operation, direction] of [['SCROLL_DOWN', 'down'], ['SCROLL_UP', 'up']] as const) {
+    const fitting = scrollable.filter((target) => target[direction])
+    if (fitting.length > 0) heads[operation] = head(operation, fitting.map((target) => [target.id, { target: target.id }]))
+  }
+
+  const order: Operation[] = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT', 'SCROLL_DOWN', 'SCROLL_UP']
+  const operations: Operation[] = [...order.filter((operation) => heads[operation]), 'WAIT', 'DONE', 'BLOCKED']
+  const questions: Record<string, Experimental_DecisionModelV4Question> = {
+    [OPERATION_QUESTION]: {
+      type: 'choice',
+      instructions:
+        'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.',
+      criteria: Object.fromEntries(operations.map((operation) => [operation, OPERATION_DESCRIPTIONS[operation] ?? null])),
+    },
+  }
+  for (const operation of order) {
+    const target = heads[operation]
+    if (target) questions[target.question] = targetQuestion(operation, target)
+  }
+  questions[RISK_QUESTION] = {
+    type: 'boolean',
+    instructions:
+      'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone?',
+  }
+
+  return { state: buildState(input.goal, observation, elements, input.recent), questions, operations, heads }
+}
+
+function head(operation: Operation, options: [string, TargetChoice][]): TargetHead {
+  return { question: `${operation.toLowerCase()}_target`, options: new Map(options) }
+}
+
+function targetQuestion(operation: Operation, target: TargetHead): Experimental_DecisionModelV4Question {
+  // A target question cannot see the operation answer, so it says which operation it assumes.
+  const what: Record<string, string> = {
+    CLICK: 'which element should be clicked? IDs are state.elements[].id.',
+    TYPE_TEXT: 'which field should be typed into? IDs are state.elements[].id.',
+    SUBMIT: 'which form control should be submitted? IDs are state.elements[].id.',
+    SELECT: 'which option should be chosen? Each ID is element:option, from state.elements[].id and its options[].id.',
+    SCROLL_DOWN: 'what should be scrolled down: "page" or a container from state.page.scroll?',
+    SCROLL_UP: 'what should be scrolled up: "page" or a container from state.page.scroll?',
+  }
+  return {
+    type: 'choice',
+    instructions: `If the operation is ${operation}: ${what[operation]}`,
+    criteria: Object.fromEntries([...target.options.keys()].map((id) => [id, null])),
+  }
+}
+
+function buildState(
+  goal: string,
+  observation: Observation,
+  elements: readonly ObservedElement[],
+  recent: readonly RecentAction[],
+): JSONObject {
+  return {
+    goal,
+    page: compact({
+      url: observation.url,
+      title: observation.title,
+      text: observation.text,
+      omitted_controls: observation.omitted > 0 ? observation.omitted : undefined,
+      scroll:
+        observation.scroll.length > 0
+          ? observation.scroll.map((target) => compact({ id: target.id, name: target.name, up: target.up, down: target.down }))
+          : undefined,
+    }),
+    elements: elements.map(describeElement),
+    recent_actions: recent.slice(-RECENT_ACTIONS_SHOWN).map((action) =>
+      // Old snapshot IDs mean nothing in this observation, so actions are told by name.
+      compact({
+        operation: action.operation,
+        target_name: action.targetName,
+        option: action.option,
+        text: action.text,
+        outcome: action.outcome,
+        detail: action.detail,
+      }),
+    ),
+  }
+}
+
+function describeElement(element: ObservedElement): JSONObject {
+  return compact({
+    id: element.id,
+    role: element.role || element.tag,
+    name: element.name,
+    type: element.type,
+    value: element.value,
+    state: element.state && Object.keys(element.state).length > 0 ? compact({ ...element.state }) : undefined,
+    options: element.options?.map((option) => compact({ id: option.id, label: option.label, selected: option.selected || undefined })),
+    form: element.form?.name || undefined,
+    nearby: element.nearby || undefined,
+  })
+}
+
+/** Drops undefined fields, so the request carries only what is known. */
+function compact(fields: Record<string, JSONValue | undefined>): JSONObject {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JSONObject
+}

@@ -1,0 +1,64 @@
+import { InvalidResponseDataError } from 'ai'
+import { z } from 'zod'
+import type { Operation } from '../../types/index.d.ts'
+import { generateJson } from '../models/call-language-model.ts'
+import type { Settings } from '../options.ts'
+import type { Ledger } from '../profiling/ledger.ts'
+import type { Decision } from './decision.ts'
+import { ELEMENT_TARGET_OPERATIONS, type DecisionRequest } from './decision-request.ts'
+
+// `decisions: false`: the text model answers the same state and questions as one JSON object.
+
+/** Room for the short JSON reply, and for some thinking when `reasoning` is raised. */
+export const TEXT_DECISION_MAX_TOKENS = 1024
+
+const replySchema = z.strictObject({
+  operation: z.string(),
+  target: z.string().nullish(),
+  risky: z.boolean(),
+})
+
+const INSTRUCTIONS = [
+  'You operate a web page to reach the goal in state.goal. The prompt is JSON with the page state and the questions of this step.',
+  'Reply with one JSON object {"operation", "target", "risky"}:',
+  '- operation: one of the options of questions.operation.criteria.',
+  '- target: for an operation that has a question "<operation>_target" (e.g. click_target), one of that question\'s options; otherwise null.',
+  '- risky: the answer to questions.risk for the action you chose (true or false).',
+].join('\n')
+
+export async function decideWithText(
+  request: DecisionRequest,
+  settings: Settings,
+  ledger: Ledger,
+): Promise<Omit<Decision, 'decisionMs'>> {
+  const reply = await generateJson({
+    settings,
+    ledger,
+    purpose: 'decision',
+    instructions: INSTRUCTIONS,
+    prompt: JSON.stringify({ state: request.state, questions: request.questions }),
+    schema: replySchema,
+    maxOutputTokens: TEXT_DECISION_MAX_TOKENS,
+  })
+  const operation = reply.operation as Operation
+  if (!request.operations.includes(operation)) {
+    throw new InvalidResponseDataError({
+      data: reply,
+      message: `The text model chose operation ${JSON.stringify(reply.operation)}, which was not offered (offered: ${request.operations.join(', ')}).`,
+    })
+  }
+  const head = request.heads[operation]
+  // WAIT, DONE and BLOCKED have no target: one sent with them is ignored.
+  if (!head) return { operation }
+  const picked = typeof reply.target === 'string' ? head.options.get(reply.target) : undefined
+  if (!picked) {
+    throw new InvalidResponseDataError({
+      data: reply,
+      message: `The text model chose target ${JSON.stringify(reply.target ?? null)} for ${operation}, which was not offered for it (offered: ${[...head.options.keys()].join(', ')}).`,
+    })
+  }
+  const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target }
+  if (picked.option !== undefined) decision.option = picked.option
+  if (ELEMENT_TARGET_OPERATIONS.has(operation)) decision.risk = reply.risky ? 1 : 0
+  return decision
+}

@@ -1,0 +1,120 @@
+import { experimental_decide, Experimental_DecisionRefusalError, InvalidResponseDataError } from 'ai'
+import type {
+  Experimental_DecisionModelV4,
+  Experimental_DecisionModelV4Answer,
+  Experimental_DecisionModelV4Question,
+  Experimental_DecisionModelV4Result,
+  JSONObject,
+} from '@ai-sdk/provider'
+import type { Settings } from '../options.ts'
+import type { Ledger, ModelCallRecord } from '../profiling/ledger.ts'
+import { reportDecision } from './call-report.ts'
+import { runModelRequest } from './model-request.ts'
+import { modelLabel, resolveDecisionModel } from './resolve-model.ts'
+
+export type DecisionAnswers = Record<string, Experimental_DecisionModelV4Answer>
+export type Rounding = Experimental_DecisionModelV4Result['rounding']
+
+export interface DecisionRequest<R> {
+  /** A decision model setting: a gateway id or a model instance. */
+  model: string | object
+  settings: Settings
+  ledger: Ledger
+  purpose: Extract<ModelCallRecord['purpose'], 'decision' | 'evaluation'>
+  state: JSONObject
+  questions: Record<string, Experimental_DecisionModelV4Question>
+  /**
+   * Reads the answers the caller uses, checking each one, and throws when one is unfit. Only what it
+   * reads is checked: the SDK's objection to an answer nobody uses does not fail the request.
+   */
+  read: (reply: DecisionReply) => R
+}
+
+export interface DecisionReply {
+  answers: DecisionAnswers
+  rounding: Rounding
+  /** Which model answered, for errors that name it. */
+  model: { provider: string; modelId: string }
+}
+
+/** One `experimental_decide` request under the agent's timeout, retry and accounting rules. */
+export async function callDecisionModel<R>(request: DecisionRequest<R>): Promise<R> {
+  const model = resolveDecisionModel(request.model)
+  const identity = { provider: model.provider, modelId: model.modelId }
+  return runModelRequest({
+    settings: request.settings,
+    ledger: request.ledger,
+    purpose: request.purpose,
+    description: `${request.purpose === 'evaluation' ? 'evaluator' : 'decision model'} "${modelLabel(model)}"`,
+    attempt: async (signal, report) => {
+      let raw: Experimental_DecisionModelV4Result | undefined
+      const reporting = reportingModel(model, (result) => {
+        raw = result
+        report(reportDecision(result))
+      })
+      let result: Awaited<ReturnType<typeof experimental_decide>>
+      try {
+        result = await experimental_decide({
+          model: reporting,
+          state: request.state,
+          questions: request.questions,
+          // Retries are ours: every attempt is counted and Retry-After is capped.
+          maxRetries: 0,
+          abortSignal: signal,
+        })
+      } catch (error) {
+        // The SDK validates every answer, including speculative heads the caller will not use.
+        // When it rejected the reply, decide on the heads that matter with the caller's own checks.
+        if (!raw || signal.aborted || !isAnswerRejection(error)) throw error
+        checkAnswerMap(raw.answers, request.questions)
+        return request.read({ answers: raw.answers, rounding: raw.rounding, model: identity })
+      }
+      return request.read({ answers: result.answers as DecisionAnswers, rounding: result.rounding, model: identity })
+    },
+  })
+}
+
+function isAnswerRejection(error: unknown): boolean {
+  return InvalidResponseDataError.isInstance(error) || Experimental_DecisionRefusalError.isInstance(error)
+}
+
+/** The SDK's structural rule, kept on the fallback path: one answer per question, nothing more. */
+function checkAnswerMap(answers: unknown, questions: Record<string, unknown>): asserts answers is DecisionAnswers {
+  const ids = Object.keys(questions)
+  const valid =
+    typeof answers === 'object' &&
+    answers !== null &&
+    !Array.isArray(answers) &&
+    Object.keys(answers).length === ids.length &&
+    ids.every((id) => Object.hasOwn(answers, id))
+  if (!valid) {
+    throw new InvalidResponseDataError({
+      data: answers,
+      message: `Decision must return exactly one answer for every question (${ids.join(', ')}); got ${describeKeys(answers)}.`,
+    })
+  }
+}
+
+function describeKeys(answers: unknown): string {
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return String(answers)
+  const keys = Object.keys(answers)
+  return keys.length === 0 ? 'none' : keys.join(', ')
+}
+
+function reportingModel(
+  model: Experimental_DecisionModelV4,
+  onResult: (result: Experimental_DecisionModelV4Result) => void,
+): Experimental_DecisionModelV4 {
+  return {
+    specificationVersion: 'v4',
+    // Copied explicitly: on provider classes these are getters or prototype methods.
+    provider: model.provider,
+    modelId: model.modelId,
+    supportedQuestionTypes: model.supportedQuestionTypes,
+    doDecide: async (options) => {
+      const result = await model.doDecide(options)
+      onResult(result)
+      return result
+    },
+  }
+}

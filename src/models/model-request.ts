@@ -1,0 +1,104 @@
+import { setTimeout as delay } from 'node:timers/promises'
+import type { Settings } from '../options.ts'
+import { recordCall, type Ledger, type ModelCallRecord } from '../profiling/ledger.ts'
+import { reportFailure, type CallReport } from './call-report.ts'
+import { backoffMs, isRetryable, requestedDelayMs } from './retry-policy.ts'
+
+/** One attempt: gets the request's signal and a callback for what the provider reported. */
+export type Attempt<T> = (signal: AbortSignal, report: (figures: CallReport) => void) => Promise<T>
+
+export interface ModelRequest<T> {
+  settings: Pick<Settings, 'timeout' | 'signal' | 'maxRetries' | 'maxRetryAfterMs'>
+  ledger: Ledger
+  purpose: ModelCallRecord['purpose']
+  /** Names the model in errors, e.g. `decision model "typesafe-ai/jev"`. */
+  description: string
+  attempt: Attempt<T>
+}
+
+/**
+ * Runs a model request under the agent's rules: one `timeout` for all attempts and pauses, combined
+ * with the caller's `signal`; a reply after the deadline is discarded even when the model ignored the
+ * abort; retries only what `isRetryable` allows, at most `maxRetries` times, honouring Retry-After up
+ * to `maxRetryAfterMs`; and one ledger record per attempt. Throws the error as the provider raised it,
+ * or the signal's reason when it was aborted or timed out.
+ */
+export async function runModelRequest<T>(request: ModelRequest<T>): Promise<T> {
+  const { settings, ledger, purpose, description } = request
+  const deadline = requestSignal(settings.signal, settings.timeout, description)
+  const signal = deadline.signal
+  try {
+    for (let retry = 0; ; retry++) {
+      signal.throwIfAborted()
+      const started = performance.now()
+      let figures: CallReport | undefined
+      let recorded = false
+      const record = (fallback: CallReport) => {
+        if (recorded) return
+        recorded = true
+        recordCall(ledger, { purpose, ms: performance.now() - started, ...(figures ?? fallback) })
+      }
+      try {
+        const result = await untilAborted(
+          request.attempt(signal, (reported) => {
+            // A reply that lands after its attempt was recorded (timeout, abort) is not counted twice.
+            if (!recorded) figures = reported
+          }),
+          signal,
+        )
+        record({ generationIds: [] })
+        return result
+      } catch (error) {
+        record(reportFailure(error))
+        if (signal.aborted) throw signal.reason
+        if (retry >= settings.maxRetries || !isRetryable(error)) throw error
+        const requested = requestedDelayMs(error)
+        if (requested !== undefined && requested > settings.maxRetryAfterMs) {
+          throw new Error(
+            `The ${description} asked to retry after ${Math.round(requested)} ms, longer than maxRetryAfterMs (${settings.maxRetryAfterMs} ms).`,
+            { cause: error },
+          )
+        }
+        await pause(requested ?? Math.min(backoffMs(retry), settings.maxRetryAfterMs), signal)
+      }
+    }
+  } finally {
+    deadline.dispose()
+  }
+}
+
+function requestSignal(caller: AbortSignal | undefined, timeoutMs: number, description: string) {
+  const controller = new AbortController()
+  const timer = setTimeout(() => {
+    controller.abort(new DOMException(`The ${description} did not answer within the timeout of ${timeoutMs} ms.`, 'TimeoutError'))
+  }, timeoutMs)
+  const signal = caller ? AbortSignal.any([caller, controller.signal]) : controller.signal
+  return { signal, dispose: () => clearTimeout(timer) }
+}
+
+/** Settles with the promise, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal })
+  } catch (error) {
+    throw signal.aborted ? signal.reason : error
+  }
+}
