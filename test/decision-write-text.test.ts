@@ -109,3 +109,15 @@ for (const [name, reply] of failClosed) {
     t.is(model.doGenerateCalls.length, 1, 'never retried')
   })
 }
+
+test("text: 'local' types the text quoted in the goal", async (t) => {
+  const { text } = await writeText({
+    goal: 'search for "bmw x3"',
+    observation,
+    target: field,
+    recent: [],
+    settings: mergeSettings({ text: 'local' }),
+    ledger: createLedger(),
+  })
+  t.is(text, 'bmw x3')
+})

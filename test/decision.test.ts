@@ -490,3 +490,13 @@ test('decisions: false rejects a reply that is not the JSON asked for', async (t
     t.true(NoObjectGeneratedError.isInstance(error), reply)
   }
 })
+
+// ---------------------------------------------------------------- the offline baseline
+
+test("decisions: 'local' answers a real request and passes the strict checks", async (t) => {
+  const { run, ledger } = step({ decisions: 'local' })
+  const decision = await run()
+  t.true(OFFERED.includes(decision.operation))
+  t.is(ledger.calls.length, 1)
+  t.is(typeof decision.confidence, 'number')
+})

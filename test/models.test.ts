@@ -117,6 +117,11 @@ test('a model id string resolves to an AI Gateway model; an instance is used as 
   t.is(resolveLanguageModel(lm), lm)
 })
 
+test("'local' resolves to the offline baseline models", (t) => {
+  t.is(resolveDecisionModel('local').provider, 'puppeteer-agent.local')
+  t.is(resolveLanguageModel('local').provider, 'puppeteer-agent.local')
+})
+
 test('a legacy decision model with only doEvaluate is adapted', async (t) => {
   const legacy = {
     specificationVersion: 'v4',
