@@ -1,0 +1,281 @@
+import test from 'ava'
+import type { ElementHandle, Page } from 'puppeteer-core'
+import type { Observation, ObservedElement, Snapshot } from '../src/collector/observation.ts'
+import type { Decision } from '../src/decision/decision.ts'
+import { act, type CheckFreshness } from '../src/executor/act.ts'
+import { watchActivity } from '../src/executor/page-activity.ts'
+import { watchPageEvents } from '../src/executor/page-events.ts'
+import { settle, SETTLE_BOUNDS } from '../src/executor/settle.ts'
+import { useChrome } from './helpers/chrome.ts'
+import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+
+// The executor in real Chrome. The freshness guard here is a stand-in that only asks whether the node
+// is still in the document: the collector's guard has its own tests.
+
+const chrome = useChrome(test)
+let server: FixtureServer
+
+test.before(async () => {
+  server = await serveFixtures({
+    routes: [
+      (req, res) => {
+        if (req.url !== '/slow-price') return false
+        setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('42'), 150)
+        return true
+      },
+      (req) => req.url === '/hang',
+    ],
+  })
+})
+test.after.always(() => server?.close())
+
+const connected: CheckFreshness = async (snapshot, id) => {
+  const handle = snapshot.handles.get(id)
+  const alive = handle ? await handle.evaluate((element) => element.isConnected).catch(() => false) : false
+  return alive && handle ? { fresh: true, handle } : { fresh: false, reason: 'the node is no longer in the document' }
+}
+
+function observed(id: string, extra: Partial<ObservedElement> = {}): ObservedElement {
+  return {
+    id,
+    nodeId: `n-${id}`,
+    frame: 0,
+    role: 'button',
+    name: id,
+    tag: 'button',
+    operations: ['click'],
+    rect: { x: 0, y: 0, width: 1, height: 1 },
+    fingerprint: id,
+    ...extra,
+  }
+}
+
+async function snapshotOf(page: Page, selectors: Record<string, string>, scroll: Record<string, string> = {}): Promise<Snapshot> {
+  const grab = async (selector: string) => {
+    const handle = await page.$(selector)
+    if (!handle) throw new Error(`fixture has no ${selector}`)
+    return handle as ElementHandle<Element>
+  }
+  const handles = new Map<string, ElementHandle<Element>>()
+  for (const [id, selector] of Object.entries(selectors)) handles.set(id, await grab(selector))
+  const scrollHandles = new Map<string, ElementHandle<Element>>()
+  for (const [id, selector] of Object.entries(scroll)) scrollHandles.set(id, await grab(selector))
+  const observation = { url: page.url(), elements: [], scroll: [], signature: '' } as unknown as Observation
+  return { observation, handles, scrollHandles, dispose: async () => {} }
+}
+
+function decide(operation: Decision['operation'], target?: string, option?: string): Decision {
+  return { operation, target, option, decisionMs: 0 }
+}
+
+/** act, then settle, as the goal loop does. */
+async function run(page: Page, snapshot: Snapshot, decision: Decision, more: { element?: ObservedElement; text?: string; checkFreshness?: CheckFreshness; signal?: AbortSignal } = {}) {
+  const activity = watchActivity(page)
+  try {
+    const outcome = await act({
+      page,
+      snapshot,
+      decision,
+      element: more.element,
+      text: more.text,
+      waitMs: 0,
+      signal: more.signal,
+      checkFreshness: more.checkFreshness ?? connected,
+    })
+    if (outcome.acted) await settle(page, activity, outcome.frames)
+    return outcome
+  } finally {
+    activity.dispose()
+  }
+}
+
+const text = (page: Page, selector = '#out') => page.$eval(selector, (element) => element.textContent)
+
+async function open(t: Parameters<typeof chrome.page>[0], path = 'sites/executor/index.html'): Promise<Page> {
+  const page = await chrome.page(t)
+  await page.goto(server.url(path))
+  return page
+}
+
+test('CLICK settles until the request it started has answered and the result is rendered', async (t) => {
+  const page = await open(t)
+  const outcome = await run(page, await snapshotOf(page, { e1: '#fetch' }), decide('CLICK', 'e1'))
+  t.true(outcome.acted)
+  t.is(await text(page), 'price 42')
+})
+
+test('CLICK settles until a render scheduled by a timer has happened', async (t) => {
+  const page = await open(t)
+  await run(page, await snapshotOf(page, { e1: '#later' }), decide('CLICK', 'e1'))
+  t.is(await text(page), 'rendered later')
+})
+
+test('CLICK that navigates settles on the new document', async (t) => {
+  const page = await open(t)
+  await run(page, await snapshotOf(page, { e1: '#go' }), decide('CLICK', 'e1'))
+  t.true(page.url().endsWith('/sites/executor/next.html'))
+  t.is(await text(page), 'arrived')
+})
+
+test('a stale target is not acted on', async (t) => {
+  const page = await open(t)
+  const snapshot = await snapshotOf(page, { e1: '#fetch' })
+  await page.$eval('#fetch', (element) => element.remove())
+  const outcome = await run(page, snapshot, decide('CLICK', 'e1'))
+  t.deepEqual(outcome, { acted: false, stale: 'the node is no longer in the document' })
+  t.is(await text(page), 'idle')
+})
+
+test('TYPE_TEXT replaces the value of an input as typed text, with input events', async (t) => {
+  const page = await open(t)
+  const outcome = await run(page, await snapshotOf(page, { e1: '#name' }), decide('TYPE_TEXT', 'e1'), { text: 'Ada' })
+  t.true(outcome.acted)
+  t.is(await page.$eval('#name', (element) => (element as HTMLInputElement).value), 'Ada')
+  t.is(await text(page), 'name Ada')
+})
+
+test('TYPE_TEXT replaces the content of an editing host', async (t) => {
+  const page = await open(t)
+  await run(page, await snapshotOf(page, { e1: '#note' }), decide('TYPE_TEXT', 'e1'), { text: 'final words' })
+  t.is(await text(page, '#note'), 'final words')
+})
+
+test('TYPE_TEXT checks again after focus: a target that went stale then gets no text', async (t) => {
+  const page = await open(t)
+  let calls = 0
+  const staleAfterFocus: CheckFreshness = async (snapshot, id) => {
+    calls += 1
+    return calls === 1 ? connected(snapshot, id) : { fresh: false, reason: 'its value changed' }
+  }
+  const outcome = await run(page, await snapshotOf(page, { e1: '#name' }), decide('TYPE_TEXT', 'e1'), { text: 'Ada', checkFreshness: staleAfterFocus })
+  t.deepEqual(outcome, { acted: false, stale: 'after focus: its value changed' })
+  t.is(await page.$eval('#name', (element) => (element as HTMLInputElement).value), 'old')
+})
+
+test('TYPE_TEXT requires the target to still hold keyboard focus when the text goes in', async (t) => {
+  const page = await open(t)
+  let calls = 0
+  // Something on the page moves focus between the focus and the insertion.
+  const focusThief: CheckFreshness = async (snapshot, id) => {
+    calls += 1
+    if (calls === 2) await page.focus('#q')
+    return connected(snapshot, id)
+  }
+  const outcome = await run(page, await snapshotOf(page, { e1: '#name' }), decide('TYPE_TEXT', 'e1'), { text: 'Ada', checkFreshness: focusThief })
+  t.false(outcome.acted)
+  t.regex((outcome as { stale: string }).stale, /does not hold keyboard focus \(input does\)/)
+  t.is(await page.$eval('#name', (element) => (element as HTMLInputElement).value), 'old')
+  t.is(await page.$eval('#q', (element) => (element as HTMLInputElement).value), '')
+})
+
+test('SELECT chooses an option of a native select and fires change', async (t) => {
+  const page = await open(t)
+  const element = observed('e1', {
+    tag: 'select',
+    role: 'combobox',
+    operations: ['select'],
+    options: [
+      { id: 'o1', label: 'Small', value: 's', selected: true },
+      { id: 'o2', label: 'Large', value: 'l', selected: false },
+    ],
+  })
+  await run(page, await snapshotOf(page, { e1: '#size' }), decide('SELECT', 'e1', 'o2'), { element })
+  t.is(await text(page), 'size l')
+})
+
+test('SELECT clicks the option of an ARIA listbox', async (t) => {
+  const page = await open(t)
+  const element = observed('e1', {
+    tag: 'div',
+    role: 'listbox',
+    operations: ['select'],
+    options: [
+      { id: 'o1', label: 'Red', value: 'Red', selected: false },
+      { id: 'o2', label: 'Blue', value: 'Blue', selected: false },
+    ],
+  })
+  await run(page, await snapshotOf(page, { e1: '#colors' }), decide('SELECT', 'e1', 'o2'), { element })
+  t.is(await text(page), 'color blue')
+})
+
+test('SELECT of an option the target does not offer fails', async (t) => {
+  const page = await open(t)
+  const element = observed('e1', { tag: 'select', options: [{ id: 'o1', label: 'Small', value: 's', selected: true }] })
+  await t.throwsAsync(run(page, await snapshotOf(page, { e1: '#size' }), decide('SELECT', 'e1', 'o9'), { element }), {
+    message: /option o9, which e1 does not offer/,
+  })
+})
+
+test('SUBMIT from a field presses Enter, which submits its form', async (t) => {
+  const page = await open(t)
+  await page.type('#q', 'moss')
+  await run(page, await snapshotOf(page, { e1: '#q' }), decide('SUBMIT', 'e1'))
+  t.is(await text(page), 'searched moss')
+})
+
+test('SCROLL_DOWN and SCROLL_UP move the page and a scroll container', async (t) => {
+  const page = await open(t)
+  const snapshot = await snapshotOf(page, {}, { s1: '#box' })
+  await run(page, snapshot, decide('SCROLL_DOWN', 'page'))
+  t.true((await page.evaluate(() => window.scrollY)) > 300)
+  await run(page, snapshot, decide('SCROLL_UP', 'page'))
+  t.is(await page.evaluate(() => window.scrollY), 0)
+  await run(page, snapshot, decide('SCROLL_DOWN', 's1'))
+  t.true((await page.$eval('#box', (element) => element.scrollTop)) > 50)
+})
+
+test('WAIT accepts zero', async (t) => {
+  const page = await open(t)
+  t.deepEqual(await run(page, await snapshotOf(page, {}), decide('WAIT')), { acted: true, frames: [] })
+})
+
+test('an aborted signal stops before the input', async (t) => {
+  const page = await open(t)
+  const controller = new AbortController()
+  controller.abort(new Error('caller gave up'))
+  await t.throwsAsync(run(page, await snapshotOf(page, { e1: '#fetch' }), decide('CLICK', 'e1'), { signal: controller.signal }), {
+    message: 'caller gave up',
+  })
+  t.is(await text(page), 'idle')
+})
+
+test('settle stops waiting for a request that never answers at its bound', async (t) => {
+  const page = await open(t)
+  const activity = watchActivity(page)
+  await page.evaluate(() => void fetch('/hang').catch(() => {}))
+  await activity.until(() => activity.inflight > 0, 2_000)
+  t.is(activity.inflight, 1)
+  await settle(page, activity, [], { ...SETTLE_BOUNDS, networkMs: 100 })
+  t.is(activity.inflight, 1)
+  activity.dispose()
+})
+
+test('native dialogs are answered and recorded: alert and confirm accepted, prompt dismissed', async (t) => {
+  const page = await open(t, 'sites/alert/index.html')
+  const events = watchPageEvents(page)
+  t.teardown(() => events.dispose())
+  const snapshot = await snapshotOf(page, { e1: '#reveal', e2: '#remove', e3: '#name' })
+  await run(page, snapshot, decide('CLICK', 'e1'))
+  t.is(await text(page, '#coupon'), 'Coupon: SAVE10')
+  await run(page, snapshot, decide('CLICK', 'e2'))
+  t.is(await text(page, '#coupon'), 'Coupon removed.')
+  await run(page, snapshot, decide('CLICK', 'e3'))
+  t.is(await text(page, '#coupon'), 'Coupon unnamed.')
+  t.deepEqual(events.takeDialogs(), [
+    { type: 'alert', message: 'Your coupon is SAVE10', accepted: true },
+    { type: 'confirm', message: 'Remove the coupon?', accepted: true },
+    { type: 'prompt', message: 'Coupon name?', accepted: false },
+  ])
+  t.deepEqual(events.takeDialogs(), [])
+})
+
+test('a popup tab is reported with its URL and not followed', async (t) => {
+  const page = await open(t, 'sites/popup/index.html')
+  const events = watchPageEvents(page)
+  t.teardown(() => events.dispose())
+  const opened = new Promise<Page | null>((resolve) => page.once('popup', resolve))
+  await run(page, await snapshotOf(page, { e1: 'a' }), decide('CLICK', 'e1'))
+  await opened
+  t.deepEqual(events.takePopups(), [server.url('sites/popup/partner.html')])
+  t.true(page.url().endsWith('/sites/popup/index.html'))
+})
