@@ -1,0 +1,195 @@
+import test from 'ava'
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { launchChrome } from './helpers/chrome.ts'
+import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+
+// The built CLI, run as users run it: a child process on this Node, with its own Chrome.
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
+const FIXTURES = 'test/fixtures/cli'
+
+interface Run {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+function cli(args: string[], options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+  // No key, remote browser or debug output from the surrounding shell: each test sets what it needs.
+  const { AI_GATEWAY_API_KEY, BROWSER_WS_ENDPOINT, DEBUG, ...inherited } = process.env
+  const env = { ...inherited, ...options.env }
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk
+    options.onStderr?.(stderr, child)
+  })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+}
+
+/** Puppeteer starts Chrome detached, as the leader of its own process group: any member left means a leak. */
+function processGroupAlive(pgid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      // fields[0] is the state, fields[2] the process group; a zombie is already dead.
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true
+    } catch {
+      // The process ended while we read it.
+    }
+  }
+  return false
+}
+
+async function groupEnds(pgid: number): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries++) {
+    if (!processGroupAlive(pgid)) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}
+
+/** A loopback port nothing listens on: taken from the system, then released. */
+async function closedPort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+function chromePid(stderr: string): number {
+  const match = /chrome-pid=(\d+)/.exec(stderr)
+  if (!match) throw new Error(`The script did not report its Chrome: ${stderr}`)
+  return Number(match[1])
+}
+
+let server: FixtureServer
+test.before(async () => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npx tsc first (npm test does).`)
+  server = await serveFixtures()
+})
+test.after.always(async () => {
+  await server?.close()
+})
+
+test.serial('--help prints the usage and exits 0', async (t) => {
+  const run = await cli(['--help'])
+  t.is(run.code, 0)
+  t.regex(run.stdout, /Usage: puppeteer-agent exec <file> \[flags\]/)
+})
+
+test.serial('bad usage exits 2 with the reason and launches nothing', async (t) => {
+  const none = await cli([])
+  t.is(none.code, 2)
+  t.regex(none.stderr, /No command given/)
+  const noFile = await cli(['exec'])
+  t.is(noFile.code, 2)
+  t.regex(noFile.stderr, /exec needs a script file/)
+  const unknown = await cli(['exec', 'missing/script.js'])
+  t.is(unknown.code, 2)
+  t.regex(unknown.stderr, /No script file at .*missing\/script\.js/)
+  const command = await cli(['run', 'x.js'])
+  t.is(command.code, 2)
+  t.regex(command.stderr, /Unknown command "run"/)
+  const noFunction = await cli(['exec', `${FIXTURES}/commonjs/no-function.js`])
+  t.is(noFunction.code, 2)
+  t.regex(noFunction.stderr, /must export a function.*it exports/)
+  const endpoint = await cli(['exec', `${FIXTURES}/esm.mjs`, '--ws-endpoint=http://127.0.0.1:9222'])
+  t.is(endpoint.code, 2)
+  t.regex(endpoint.stderr, /--ws-endpoint must be a ws:\/\/ or wss:\/\/ URL/)
+})
+
+test.serial('runs a browserless exec script unchanged: CommonJS, @browserless/agent, browserless.goto, argv', async (t) => {
+  const url = server.url('/cli/pages/hello.html')
+  const run = await cli(['exec', `${FIXTURES}/commonjs/browserless.js`, `--url=${url}`, '--limit=3', '--no-cache', 'extra'])
+  t.is(run.code, 0, run.stderr)
+  t.deepEqual(JSON.parse(run.stdout), {
+    title: 'Hello from the fixture',
+    heading: 'Fixture heading',
+    argv: { _: ['extra'], url, limit: 3, cache: false },
+    navigationError: null,
+  })
+})
+
+test.serial('runs an ESM script with a default export', async (t) => {
+  const run = await cli(['exec', `${FIXTURES}/esm.mjs`, `--url=${server.url('/cli/pages/hello.html')}`])
+  t.is(run.code, 0, run.stderr)
+  t.deepEqual(JSON.parse(run.stdout), { module: 'esm', heading: 'Fixture heading', hasExtract: 'function' })
+})
+
+test.serial('a script that returns nothing prints nothing and exits 0', async (t) => {
+  const run = await cli(['exec', `${FIXTURES}/commonjs/returns-nothing.js`])
+  t.is(run.code, 0, run.stderr)
+  t.is(run.stdout, '')
+})
+
+test.serial('a slow or failed load does not throw: the script goes on and the user is told', async (t) => {
+  const url = `http://127.0.0.1:${await closedPort()}/`
+  const run = await cli(['exec', `${FIXTURES}/commonjs/browserless.js`, `--url=${url}`])
+  t.is(run.code, 0, run.stderr)
+  t.regex(JSON.parse(run.stdout).navigationError, /ERR_CONNECTION_REFUSED/)
+  t.true(run.stderr.includes(`Loading ${url} did not finish (net::ERR_CONNECTION_REFUSED`), run.stderr)
+  t.regex(run.stderr, /going on with what loaded/)
+})
+
+test.serial('a script that throws exits 1 with its message, no stack, and its browser closed', async (t) => {
+  const run = await cli(['exec', `${FIXTURES}/commonjs/throws.js`])
+  t.is(run.code, 1)
+  t.regex(run.stderr, /^The checkout page never appeared\.$/m)
+  t.notRegex(run.stderr, /\n\s+at /)
+  t.true(await groupEnds(chromePid(run.stderr)))
+})
+
+test.serial('a bug in the script shows its stack', async (t) => {
+  const run = await cli(['exec', `${FIXTURES}/commonjs/bug.js`])
+  t.is(run.code, 1)
+  t.regex(run.stderr, /TypeError: page\.notAMethod is not a function\n\s+at .*bug\.js/)
+})
+
+test.serial('Ctrl-C (SIGINT) closes the browser and exits 130', async (t) => {
+  let sent = false
+  const run = await cli(['exec', `${FIXTURES}/commonjs/hangs.js`], {
+    onStderr: (stderr, child) => {
+      if (!sent && stderr.includes('chrome-pid=')) {
+        sent = true
+        child.kill('SIGINT')
+      }
+    },
+  })
+  t.is(run.code, 130)
+  t.regex(run.stderr, /Received SIGINT: closing the browser/)
+  t.true(await groupEnds(chromePid(run.stderr)))
+})
+
+test.serial('--ws-endpoint connects to a running Chrome, and leaves it running', async (t) => {
+  const browser = await launchChrome()
+  t.teardown(() => browser.close())
+  const pagesBefore = (await browser.pages()).length
+  const run = await cli(['exec', `${FIXTURES}/commonjs/remote.js`, `--ws-endpoint=${browser.wsEndpoint()}`, `--url=${server.url('/cli/pages/hello.html')}`])
+  t.is(run.code, 0, run.stderr)
+  t.deepEqual(JSON.parse(run.stdout), { wsEndpoint: browser.wsEndpoint(), launched: false, title: 'Hello from the fixture' })
+  t.true(browser.connected)
+  t.is((await browser.pages()).length, pagesBefore)
+})
+
+test.serial('BROWSER_WS_ENDPOINT works like --ws-endpoint', async (t) => {
+  const browser = await launchChrome()
+  t.teardown(() => browser.close())
+  const run = await cli(['exec', `${FIXTURES}/commonjs/remote.js`, `--url=${server.url('/cli/pages/hello.html')}`], {
+    env: { BROWSER_WS_ENDPOINT: browser.wsEndpoint() },
+  })
+  t.is(run.code, 0, run.stderr)
+  t.is(JSON.parse(run.stdout).wsEndpoint, browser.wsEndpoint())
+})
