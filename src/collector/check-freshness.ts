@@ -1,0 +1,65 @@
+import type { ElementHandle, Frame } from 'puppeteer-core'
+import type { Snapshot } from './observation.ts'
+import { collectorScript, type CheckReport, type CheckRequest, type HitRequest, type Point } from './page-script.ts'
+import { LIMITS } from './limits.ts'
+
+// The executor's last look before input: the target is described again by the collector's own page
+// script and compared with what the model was shown. Changes elsewhere on the page do not matter.
+
+export type Freshness = { fresh: true; handle: ElementHandle<Element> } | { fresh: false; reason: string }
+
+export interface FreshnessOptions {
+  /** Also require the target to hold keyboard focus (following shadow roots), for text entry after focusing. */
+  focused?: boolean
+}
+
+function isDocumentGone(error: unknown): boolean {
+  return error instanceof Error && /context was destroyed|Cannot find context|Execution context is not available|Target closed|detached|Session closed/i.test(error.message)
+}
+
+/** Follows a point up through the ancestor frames; false when an ancestor covers or clips it. */
+async function reachesTop(frame: Frame, at: Point): Promise<boolean> {
+  let point = at
+  for (let child = frame, parent = frame.parentFrame(); parent; child = parent, parent = parent.parentFrame()) {
+    const owner = await child.frameElement()
+    if (!owner) return false
+    try {
+      const request: HitRequest = { mode: 'hit', points: [point] }
+      const [translated] = (await parent.evaluate(collectorScript, null, request, owner)) as Array<Point | null>
+      if (!translated) return false
+      point = translated
+    } finally {
+      void owner.dispose().catch(() => {})
+    }
+  }
+  return true
+}
+
+/**
+ * Checks, just before input, that action `actionId` of `snapshot` still targets what the model saw:
+ * same node and document, same attributes, value, state, nearby text and form values, still
+ * visible and reached by hit-testing at its centre (through every frame above it).
+ */
+export async function checkFreshness(snapshot: Snapshot, actionId: string, options: FreshnessOptions = {}): Promise<Freshness> {
+  const element = snapshot.observation.elements.find((candidate) => candidate.id === actionId)
+  const handle = snapshot.handles.get(actionId)
+  if (!element || !handle) return { fresh: false, reason: `unknown target ${actionId}` }
+  const request: CheckRequest = {
+    mode: 'check',
+    nodeId: element.nodeId,
+    fingerprint: element.fingerprint,
+    focused: options.focused === true,
+    nameLimit: LIMITS.nameLimit,
+    nearbyLimit: LIMITS.nearbyLimit,
+  }
+  try {
+    const report = (await handle.evaluate(collectorScript, request)) as CheckReport
+    if (report.reason !== null) return { fresh: false, reason: report.reason }
+    if (!report.at || !(await reachesTop(handle.frame, report.at))) return { fresh: false, reason: 'covered' }
+    return { fresh: true, handle }
+  } catch (error) {
+    if (isDocumentGone(error)) return { fresh: false, reason: 'document changed' }
+    if (error instanceof Error && /disposed/i.test(error.message)) return { fresh: false, reason: 'snapshot released' }
+    throw error
+  }
+}

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto'
+import type { Blocker, ObservedElement, ObservedFrame, Observation, ScrollTarget } from './observation.ts'
+import type { FrameReport, Rect } from './page-script.ts'
+import { LIMITS } from './limits.ts'
+
+// Joins the reports of every observed frame into one observation: frame-relative rectangles become
+// top-page ones, snapshot IDs are handed out, and the caps and the character budget are applied.
+
+/** One frame's report, placed in the page. `H` is the handle type (an ElementHandle in Chrome). */
+export interface PlacedFrame<H> {
+  report: FrameReport
+  frame: ObservedFrame
+  /** Origin of this frame's viewport in the top page's viewport. */
+  offset: { x: number; y: number }
+  /** The iframe's content box in the top page (absent for the top document). */
+  box?: Rect
+  /** Per element, blocker and scroller of the report: whether the ancestor frames let it be seen. */
+  seen: { elements: boolean[]; blockers: boolean[]; scrollers: boolean[] }
+  elementHandles: H[]
+  scrollHandles: H[]
+}
+
+export interface Merged<H> {
+  observation: Observation
+  handles: Map<string, H>
+  scrollHandles: Map<string, H>
+  /** Handles of controls that were left out: release them. */
+  unused: H[]
+}
+
+const CHALLENGE_FRAME = /recaptcha|hcaptcha|challenges\.cloudflare\.com|turnstile|arkoselabs|funcaptcha|captcha/i
+
+function shift(rect: Rect, offset: { x: number; y: number }): Rect {
+  return { x: rect.x + offset.x, y: rect.y + offset.y, width: rect.width, height: rect.height }
+}
+
+/** What the model reads of an element; its length is what the element costs in the state. */
+export function modelView(element: ObservedElement): Partial<ObservedElement> {
+  const { nodeId: _nodeId, frame: _frame, rect: _rect, fingerprint: _fingerprint, ...view } = element
+  return view
+}
+
+function frameLabel(placed: PlacedFrame<unknown>, index: number): string {
+  const title = placed.report.title.trim()
+  let host = ''
+  try {
+    host = new URL(placed.report.url).host
+  } catch {
+    host = placed.report.url
+  }
+  return `[frame ${index}: ${(title || host).slice(0, 40)}]`
+}
+
+function joinText(frames: PlacedFrame<unknown>[]): string {
+  const [top, ...children] = frames
+  const parts = children
+    .map((placed, i) => ({ label: frameLabel(placed, i + 1), text: placed.report.text }))
+    .filter((part) => part.text)
+    .map((part) => `${part.label} ${part.text.slice(0, LIMITS.frameTextShare)}`)
+  const framesText = parts.join('\n')
+  const room = Math.max(0, LIMITS.textLimit - framesText.length - (framesText ? 1 : 0))
+  const topText = (top?.report.text ?? '').slice(0, room)
+  return [topText, framesText].filter(Boolean).join('\n').slice(0, LIMITS.textLimit)
+}
+
+export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merged<H> {
+  const top = frames[0]
+  if (!top) throw new Error('mergeFrames needs at least the top document')
+  const unused: H[] = []
+
+  type Entry = { frame: number; index: number; element: ObservedElement; handle: H; cost: number }
+  const entries: Entry[] = []
+  let omitted = 0
+  frames.forEach((placed, frame) => {
+    omitted += placed.report.omitted
+    placed.report.elements.forEach((raw, index) => {
+      const handle = placed.elementHandles[index]!
+      if (!placed.seen.elements[index]) {
+        unused.push(handle)
+        return
+      }
+      const { at: _at, nodeId, rect, fingerprint, options, ...description } = raw
+      const element: ObservedElement = {
+        id: '',
+        nodeId,
+        frame,
+        ...description,
+        ...(options ? { options: options.map((option, i) => ({ id: `o${i + 1}`, ...option })) } : {}),
+        rect: shift(rect, placed.offset),
+        fingerprint,
+      }
+      const cost = JSON.stringify(modelView({ ...element, id: 'e000' })).length + 1
+      entries.push({ frame, index, element, handle, cost })
+    })
+  })
+
+  // Which controls to keep when the cap or the budget binds: a few child-frame controls first, then the
+  // top document in order, then the rest of the frames.
+  const fromFrames = entries.filter((entry) => entry.frame > 0)
+  const priority = [
+    ...fromFrames.slice(0, LIMITS.frameReserve),
+    ...entries.filter((entry) => entry.frame === 0),
+    ...fromFrames.slice(LIMITS.frameReserve),
+  ]
+  const kept = new Set<Entry>()
+  let spent = 0
+  for (const entry of priority) {
+    if (kept.size >= LIMITS.maxElements || spent + entry.cost > LIMITS.elementBudget) break
+    kept.add(entry)
+    spent += entry.cost
+  }
+  omitted += entries.length - kept.size
+
+  const handles = new Map<string, H>()
+  const elements: ObservedElement[] = []
+  for (const entry of entries) {
+    if (!kept.has(entry)) {
+      unused.push(entry.handle)
+      continue
+    }
+    entry.element.id = `e${elements.length + 1}`
+    elements.push(entry.element)
+    handles.set(entry.element.id, entry.handle)
+  }
+
+  const blockers: Blocker[] = []
+  frames.forEach((placed, frame) => {
+    placed.report.blockers.forEach((raw, index) => {
+      if (!placed.seen.blockers[index]) return
+      blockers.push({ kind: raw.kind, frame, ...(raw.text ? { text: raw.text } : {}), rect: shift(raw.rect, placed.offset) })
+    })
+    if (frame > 0 && placed.box && CHALLENGE_FRAME.test(placed.report.url) && !blockers.some((b) => b.frame === frame && b.kind === 'captcha')) {
+      blockers.push({ kind: 'captcha', frame, text: placed.report.url.slice(0, 80), rect: placed.box })
+    }
+  })
+
+  const scroll: ScrollTarget[] = [{ id: 'page', name: 'page', up: top.report.scroll.up, down: top.report.scroll.down }]
+  const scrollHandles = new Map<string, H>()
+  frames.forEach((placed) => {
+    placed.report.scrollers.forEach((raw, index) => {
+      const handle = placed.scrollHandles[index]!
+      if (!placed.seen.scrollers[index] || scrollHandles.size >= LIMITS.maxScrollers) {
+        unused.push(handle)
+        return
+      }
+      const id = `s${scrollHandles.size + 1}`
+      scroll.push({ id, name: raw.name, up: raw.up, down: raw.down })
+      scrollHandles.set(id, handle)
+    })
+  })
+
+  const text = joinText(frames)
+  const observation: Observation = {
+    url: top.report.url,
+    title: top.report.title,
+    text,
+    elements,
+    omitted,
+    blockers,
+    scroll,
+    frames: frames.map((placed) => placed.frame),
+    popups: [...popups],
+    signature: '',
+  }
+  observation.signature = signatureOf(observation, frames)
+  return { observation, handles, scrollHandles, unused }
+}
+
+/** URL, documents, scroll positions, text, and every offered control with what it shows. */
+function signatureOf(observation: Observation, frames: PlacedFrame<unknown>[]): string {
+  const digest = createHash('sha1')
+  digest.update(observation.url)
+  for (const placed of frames) {
+    digest.update(`\u0000${placed.report.doc}@${placed.report.scroll.x},${placed.report.scroll.y}`)
+    for (const scroller of placed.report.scrollers) digest.update(`\u0000${scroller.name}@${scroller.top}`)
+  }
+  digest.update(`\u0000${observation.text}`)
+  for (const element of observation.elements) digest.update(`\u0000${element.nodeId}:${element.fingerprint}`)
+  for (const blocker of observation.blockers) digest.update(`\u0000${blocker.kind}@${blocker.frame}`)
+  return digest.digest('base64url').slice(0, 16)
+}
