@@ -177,6 +177,10 @@ test('answers the evaluator: met on the final page, not met on the home page', a
       },
     })
   const done = await evaluation(PRODUCT, [TYPED, SUBMITTED, OPENED])
+  // The evaluator's own shape: `page_changed` flags instead of outcomes.
+  const flagged = [TYPED, SUBMITTED, OPENED].map(({ outcome, ...action }) => ({ ...action, page_changed: outcome === 'page_changed' }))
+  const doneFlagged = await evaluation(PRODUCT, flagged as unknown as Action[])
+  t.true(doneFlagged.answers.met.probability > 0.9)
   t.true(done.answers.met.probability > 0.9)
   t.is(done.answers.verdict.choice, 'yes')
   const notDone = await evaluation(HOME, [])

@@ -91,9 +91,15 @@ function readAction(value: unknown): LocalAction[] {
       target: str(value.target),
       targetName: str(value.targetName) ?? str(value.target_name) ?? str(value.name),
       text: str(value.text) ?? str(value.value),
-      outcome: str(value.outcome) ?? str(value.result),
+      outcome: str(value.outcome) ?? str(value.result) ?? changedFlag(value.page_changed ?? value.pageChanged),
     },
   ]
+}
+
+// The evaluator states actions as `page_changed: true/false` rather than an outcome.
+function changedFlag(value: unknown): string | undefined {
+  if (typeof value !== 'boolean') return undefined
+  return value ? 'page_changed' : 'no_change'
 }
 
 function goalLine(text: string): string | undefined {
