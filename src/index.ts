@@ -4,6 +4,7 @@ import { BlockedError, UsageError } from './errors.ts'
 import { parseOptions, type Settings } from './options.ts'
 import { extract } from './extract/extract.ts'
 import { applyRules } from './extract/apply-rules.ts'
+import { runGoal } from './goal/run-goal.ts'
 
 // Marks the methods agent() installs, so a second agent(page) does not mistake them for a custom engine.
 const INSTALLED = Symbol.for('puppeteer-agent.method')
@@ -32,11 +33,16 @@ function agentFn<P extends Page>(page: P, defaults?: AgentOptions): P & AgentPag
   const engine = existingEngine(page)
   const pageDefaults: Partial<Settings> = engine && !base.extractor ? { ...base, extractor: engine } : base
   const target = page as P & AgentPage
+  target.goal = install((goal: unknown, options?: unknown) => runGoal(page, goal, base, options)) as AgentPage['goal']
   target.extract = install((...args: unknown[]) => extract(page, args, pageDefaults)) as AgentPage['extract']
   return target
 }
 
 const agent = Object.assign(agentFn, {
+  goal: (page: Page, goal: unknown, options?: unknown) => {
+    assertPage(page)
+    return runGoal(page, goal, {}, options)
+  },
   extract: (page: Page, ...args: unknown[]) => {
     assertPage(page)
     return extract(page, args, {})

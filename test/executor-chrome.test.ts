@@ -252,7 +252,7 @@ test('settle stops waiting for a request that never answers at its bound', async
 
 test('native dialogs are answered and recorded: alert and confirm accepted, prompt dismissed', async (t) => {
   const page = await open(t, 'sites/alert/index.html')
-  const events = watchPageEvents(page)
+  const events = await watchPageEvents(page)
   t.teardown(() => events.dispose())
   const snapshot = await snapshotOf(page, { e1: '#reveal', e2: '#remove', e3: '#name' })
   await run(page, snapshot, decide('CLICK', 'e1'))
@@ -271,11 +271,9 @@ test('native dialogs are answered and recorded: alert and confirm accepted, prom
 
 test('a popup tab is reported with its URL and not followed', async (t) => {
   const page = await open(t, 'sites/popup/index.html')
-  const events = watchPageEvents(page)
+  const events = await watchPageEvents(page)
   t.teardown(() => events.dispose())
-  const opened = new Promise<Page | null>((resolve) => page.once('popup', resolve))
   await run(page, await snapshotOf(page, { e1: 'a' }), decide('CLICK', 'e1'))
-  await opened
   t.deepEqual(events.takePopups(), [server.url('sites/popup/partner.html')])
   t.true(page.url().endsWith('/sites/popup/index.html'))
 })

@@ -1,12 +1,12 @@
 import type { ElementHandle, Frame, Page } from 'puppeteer-core'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Freshness, FreshnessOptions } from '../collector/check-freshness.ts'
 import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import { findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage } from './page-scripts.ts'
 
 /** The collector's freshness guard: is the target still the node, state and place the decision saw? */
-export type Freshness = { fresh: true; handle: ElementHandle<Element> } | { fresh: false; reason: string }
-export type CheckFreshness = (snapshot: Snapshot, actionId: string) => Promise<Freshness>
+export type CheckFreshness = (snapshot: Snapshot, actionId: string, options?: FreshnessOptions) => Promise<Freshness>
 
 export interface ActionInput {
   page: Page
@@ -57,9 +57,8 @@ async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<E
   return { acted: true, frames: [fresh.handle.frame] }
 }
 
-async function checkTarget(input: ActionInput): Promise<Freshness> {
-  const target = targetOf(input.decision)
-  return input.checkFreshness(input.snapshot, target)
+async function checkTarget(input: ActionInput, options?: FreshnessOptions): Promise<Freshness> {
+  return input.checkFreshness(input.snapshot, targetOf(input.decision), options)
 }
 
 function targetOf(decision: Decision): string {
@@ -97,9 +96,10 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   if (!before.fresh) return { acted: false, stale: before.reason }
   input.signal?.throwIfAborted()
   await before.handle.focus()
-  const after = await checkTarget(input)
+  const after = await checkTarget(input, { focused: true })
   if (!after.fresh) return { acted: false, stale: `after focus: ${after.reason}` }
   input.signal?.throwIfAborted()
+  // Focus is checked once more in the same task as the insertion, so nothing can take it in between.
   const result = await after.handle.evaluate(replaceFocusedValue, input.text)
   if (!result.ok) return { acted: false, stale: result.reason }
   return { acted: true, frames: [after.handle.frame] }

@@ -5,10 +5,11 @@ import type { Decision, RecentAction } from '../decision/decision.ts'
 import { BlockedError, toError } from '../errors.ts'
 import { act, type CheckFreshness } from '../executor/act.ts'
 import { watchActivity } from '../executor/page-activity.ts'
-import { watchPageEvents } from '../executor/page-events.ts'
+import { watchPageEvents, type PageEvents } from '../executor/page-events.ts'
 import { settle } from '../executor/settle.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
+import { logStep } from '../profiling/log.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
 import { identify, NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
@@ -60,11 +61,19 @@ export async function runGoalLoop(page: Page, goal: string, settings: Settings, 
   const recent: RecentAction[] = []
   const noChange = new NoChangeGuard()
   const staleStreak = new StaleGuard()
-  const events = watchPageEvents(page)
+  let watching: PageEvents | undefined
   let steps = 0
   let decisions = 0
   let snapshot: Snapshot | undefined
   let observeMs = 0
+  // The entry of the step in progress, logged once its step is over (the next decision or the end).
+  let open: TraceEntry | undefined
+  let stepStarted = performance.now()
+  const closeStep = () => {
+    if (open) logStep(open, performance.now() - stepStarted)
+    open = undefined
+    stepStarted = performance.now()
+  }
 
   const stop = (reason: BlockedReason, message: string): never => {
     throw new BlockedError(reason, message, trace)
@@ -76,6 +85,7 @@ export async function runGoalLoop(page: Page, goal: string, settings: Settings, 
     return snapshot
   }
   const finish = (status: LoopOutcome['status'], error?: unknown): LoopOutcome => {
+    closeStep()
     const outcome: LoopOutcome = { status, steps, decisions, trace }
     if (error !== undefined) outcome.error = toError(error)
     if (snapshot) outcome.observation = snapshot.observation
@@ -83,8 +93,10 @@ export async function runGoalLoop(page: Page, goal: string, settings: Settings, 
   }
 
   try {
+    const events = (watching = await watchPageEvents(page))
     let current = await observe()
     for (;;) {
+      closeStep()
       const observation = current.observation
       const block = pageBlock(observation)
       if (block) stop(block.reason, block.message)
@@ -106,6 +118,7 @@ export async function runGoalLoop(page: Page, goal: string, settings: Settings, 
       const optionLabel = decision.option ? element?.options?.find((option) => option.id === decision.option)?.label : undefined
       const entry = decisionEntry({ decision, request: decisions, step: steps, observation, element, optionLabel, observeMs })
       trace.push(entry)
+      open = entry
       const named = describeDecision(decision, element, optionLabel)
       const identity = identify(decision.target, element)
       const remember = (outcome: RecentAction['outcome'], detail?: string, text?: string) => {
@@ -210,7 +223,7 @@ export async function runGoalLoop(page: Page, goal: string, settings: Settings, 
   } catch (error) {
     return finish('error', error)
   } finally {
-    events.dispose()
+    await watching?.dispose()
     await snapshot?.dispose().catch(() => {})
   }
 }

@@ -1,0 +1,170 @@
+import type {
+  Experimental_DecisionModelV4,
+  Experimental_DecisionModelV4Answer,
+  Experimental_DecisionModelV4CallOptions,
+  JSONObject,
+} from '@ai-sdk/provider'
+import { MockLanguageModelV4 } from 'ai/test'
+import type { Operation } from '../types/index.d.ts'
+
+// A hand-written decision model that plays a script, one step per request, reading the offered
+// elements from the request's state the way a real model would: by name, never by a fixed ID.
+
+export interface ScriptStep {
+  operation: Operation
+  /** Picks the target by the element's accessible name (or `page` / a scroll ID for scrolling). */
+  target?: string | RegExp
+  /** For SELECT: the label of the option to choose. */
+  option?: string
+  /** Probability of the chosen operation and target. Default 0.9. */
+  confidence?: number
+  /** P(risky) answered to the risk question. Default 0.02. */
+  risk?: number
+  /** Runs before the model answers, e.g. to change the page under a decision. */
+  before?: () => unknown | Promise<unknown>
+}
+
+export interface StateElement {
+  id: string
+  role: string
+  name: string
+  options?: { id: string; label: string }[]
+}
+
+export interface SeenRequest {
+  elements: StateElement[]
+  recent: { operation: string; target_name?: string; outcome: string; detail?: string; text?: string }[]
+  operations: string[]
+  page: { url: string; title: string; text: string }
+}
+
+export interface ScriptedModel {
+  model: Experimental_DecisionModelV4
+  /** What each request offered, in order. */
+  seen: SeenRequest[]
+}
+
+/** Plays `steps` in order; after the last one it keeps repeating it (for budget tests). */
+export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, index: number) => ScriptStep)): ScriptedModel {
+  const seen: SeenRequest[] = []
+  const model: Experimental_DecisionModelV4 = {
+    specificationVersion: 'v4',
+    provider: 'scripted',
+    modelId: 'script-1',
+    supportedQuestionTypes: ['choice', 'score', 'boolean'],
+    async doDecide(options: Experimental_DecisionModelV4CallOptions) {
+      const state = readState(options)
+      const operationQuestion = options.questions.operation
+      if (operationQuestion?.type !== 'choice') throw new Error('scripted model: no operation question')
+      const request: SeenRequest = {
+        elements: state.elements,
+        recent: state.recent_actions,
+        operations: Object.keys(operationQuestion.criteria),
+        page: state.page,
+      }
+      seen.push(request)
+      const index = seen.length - 1
+      const step = typeof steps === 'function' ? steps(request, index) : steps[Math.min(index, steps.length - 1)]
+      if (!step) throw new Error(`scripted model: no step for request ${index + 1}`)
+      await step.before?.()
+      const p = step.confidence ?? 0.9
+      const answers: Record<string, Experimental_DecisionModelV4Answer> = {}
+      for (const [id, question] of Object.entries(options.questions)) {
+        if (question.type === 'boolean') {
+          answers[id] = { type: 'boolean', probability: step.risk ?? 0.02 }
+        } else if (question.type === 'choice') {
+          const keys = Object.keys(question.criteria)
+          const head = `${step.operation.toLowerCase()}_target`
+          let choice = keys[0]!
+          if (id === 'operation') choice = step.operation
+          else if (id === head) choice = pickTarget(step, keys, state.elements)
+          answers[id] = { type: 'choice', choice, probabilities: distribution(keys, choice, id === 'operation' || id === head ? p : 0.9) }
+        } else {
+          throw new Error(`scripted model: unexpected question type ${question.type}`)
+        }
+      }
+      if (!(answers.operation as { choice: string }).choice || !Object.keys(operationQuestion.criteria).includes(step.operation)) {
+        throw new Error(`scripted model: ${step.operation} is not offered (offered: ${Object.keys(operationQuestion.criteria).join(', ')})`)
+      }
+      return { answers, warnings: [], usage: { inputTokens: 100, outputTokens: 5 }, rounding: { probabilityDecimals: 6 } }
+    },
+  }
+  return { model, seen }
+}
+
+function readState(options: Experimental_DecisionModelV4CallOptions): {
+  elements: StateElement[]
+  recent_actions: SeenRequest['recent']
+  page: SeenRequest['page']
+} {
+  const part = options.state.find((candidate) => candidate.type === 'json') as { type: 'json'; value: JSONObject } | undefined
+  if (!part) throw new Error('scripted model: the state has no JSON part')
+  return part.value as unknown as ReturnType<typeof readState>
+}
+
+function pickTarget(step: ScriptStep, keys: string[], elements: StateElement[]): string {
+  const matches = (name: string) => (typeof step.target === 'string' ? name === step.target : step.target!.test(name))
+  if (step.target === undefined) throw new Error(`scripted model: ${step.operation} needs a target in the script`)
+  if (step.operation.startsWith('SCROLL_')) {
+    const id = keys.find((key) => typeof step.target === 'string' && key === step.target)
+    if (!id) throw new Error(`scripted model: scroll target ${String(step.target)} not offered (${keys.join(', ')})`)
+    return id
+  }
+  for (const element of elements.filter((candidate) => matches(candidate.name))) {
+    if (step.operation === 'SELECT') {
+      const option = element.options?.find((candidate) => candidate.label === step.option)
+      const key = option && `${element.id}:${option.id}`
+      if (key && keys.includes(key)) return key
+    } else if (keys.includes(element.id)) {
+      return element.id
+    }
+  }
+  const offered = elements.filter((element) => keys.includes(element.id) || keys.some((key) => key.startsWith(`${element.id}:`)))
+  throw new Error(
+    `scripted model: no offered ${step.operation} target named ${String(step.target)} (offered: ${offered.map((element) => `${element.id} "${element.name}"`).join(', ')})`,
+  )
+}
+
+function distribution(keys: string[], choice: string, p: number): Record<string, number> {
+  if (keys.length === 1) return { [choice]: 1 }
+  const rest = (1 - p) / (keys.length - 1)
+  return Object.fromEntries(keys.map((key) => [key, key === choice ? p : rest]))
+}
+
+/** A text model that writes the given values in order, as `{ "text": … }`. */
+export function textModel(...values: string[]): MockLanguageModelV4 {
+  let call = 0
+  return new MockLanguageModelV4({
+    doGenerate: async () => {
+      const text = values[Math.min(call, values.length - 1)]
+      call += 1
+      return {
+        content: [{ type: 'text', text: JSON.stringify({ text }) }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 50, noCache: 50, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 5, text: 5, reasoning: undefined },
+        },
+        warnings: [],
+      }
+    },
+  })
+}
+
+/** An evaluator for `profiling()`: answers every boolean question with `probability`. */
+export function evaluatorModel(probability: number): Experimental_DecisionModelV4 {
+  return {
+    specificationVersion: 'v4',
+    provider: 'scripted',
+    modelId: 'evaluator-1',
+    supportedQuestionTypes: ['choice', 'score', 'boolean'],
+    async doDecide(options: Experimental_DecisionModelV4CallOptions) {
+      const answers: Record<string, Experimental_DecisionModelV4Answer> = {}
+      for (const [id, question] of Object.entries(options.questions)) {
+        if (question.type !== 'boolean') throw new Error(`evaluator: unexpected question type ${question.type}`)
+        answers[id] = { type: 'boolean', probability }
+      }
+      return { answers, warnings: [], usage: { inputTokens: 80, outputTokens: 2 } }
+    },
+  }
+}
