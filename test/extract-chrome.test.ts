@@ -5,6 +5,8 @@ import { UsageError } from '../src/errors.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
 import { CASES, CATALOG_PATH, typeIntoSearch } from './fixtures/extract/cases.ts'
+import { promptOf, textModel } from './fixtures/extract/text-model.ts'
+import { takeOutline } from '../src/extract/page-outline.ts'
 
 const chrome = useChrome(test)
 let server: FixtureServer
@@ -89,4 +91,36 @@ test('chrome: the engine reads the live DOM, not the HTML that was loaded', asyn
   await page.evaluate(() => document.querySelector('.products')!.insertAdjacentHTML('beforeend', '<li class="product" data-id="p3"></li>'))
   const result = await page.extract({ ids: { selectorAll: '.product', attr: 'data-id' } })
   t.deepEqual(result.data, { ids: ['p1', 'p2', 'p3'] })
+})
+
+test('chrome: extract(instruction) reads with the rules the model wrote from the outline', async (t) => {
+  const text = textModel({ rules: { products: { selectorAll: '.product', attr: { name: { selector: '.name' }, price: { selector: '.price', type: 'number' } } } } })
+  const page = agent(await chrome.page(t), { text })
+  await page.goto(server.url(CATALOG_PATH))
+  const result = await page.extract('get the products and their prices')
+  t.is(result.status, 'success', String(result.error))
+  t.deepEqual(result.data, { products: [{ name: 'Rye loaf', price: 16690 }, { name: 'Croissant', price: 1234.5 }] })
+  t.true(promptOf(text).includes('li.product[data-id=\\"p2\\"]'))
+})
+
+test('chrome: the outline is taken once the page has stopped changing, with similar siblings folded', async (t) => {
+  const page = await chrome.page(t)
+  await page.goto(server.url('/extract/late.html'))
+  const { outline, title } = await takeOutline(page)
+  t.is(title, 'Late results')
+  t.true(outline.includes('li.result[data-rank="1"]'), outline)
+  t.true(outline.includes('… 3 more li.result like the ones above'), outline)
+})
+
+test('chrome: the outline of a 3,000-item page stays under 60,000 characters', async (t) => {
+  const page = await chrome.page(t)
+  await page.goto(server.url('/extract/late.html'))
+  await page.evaluate(() => {
+    let html = ''
+    for (let i = 0; i < 3000; i++) html += `<div class="card" data-sku="s${i}"><h3 class="title">Product ${i}</h3><span class="price">${i},99 €</span></div>`
+    document.body.innerHTML = `<main class="grid">${html}</main>`
+  })
+  const { outline } = await takeOutline(page)
+  t.true(outline.length < 60_000)
+  t.true(outline.includes('… 2997 more div.card like the ones above'))
 })

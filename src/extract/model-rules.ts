@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import type { Rule, RuleType, Rules } from '../../types/index.d.ts'
+import { RULE_TYPES } from './validate-rules.ts'
+
+/** A rule as a model may write it: the four properties and nothing else; null stands for "not set". */
+export interface ModelRule {
+  selector?: string | null
+  selectorAll?: string | null
+  attr?: string | string[] | { [field: string]: ModelRule } | null
+  type?: RuleType | null
+}
+
+const modelRule: z.ZodType<ModelRule> = z.lazy(() =>
+  // strictObject: any other key, `evaluate` included, fails the reply, so a model never supplies code.
+  z.strictObject({
+    selector: z.string().nullish(),
+    selectorAll: z.string().nullish(),
+    attr: z.union([z.string(), z.array(z.string()), z.record(z.string(), modelRule)]).nullish(),
+    type: z.enum(RULE_TYPES as [RuleType, ...RuleType[]]).nullish(),
+  }),
+)
+
+/** The reply the rule writer asks for. */
+export const modelReplySchema = z.strictObject({ rules: z.record(z.string(), modelRule) })
+export type ModelReply = z.infer<typeof modelReplySchema>
+
+/** Model rules as engine rules: nulls dropped, and a rule without `attr` reads the text, not the HTML. */
+export function fromModelRules(rules: Record<string, ModelRule>): Rules {
+  const out: Rules = {}
+  for (const [field, rule] of Object.entries(rules)) out[field] = fromModelRule(rule)
+  return out
+}
+
+export function fromModelRule(rule: ModelRule): Rule {
+  const out: Rule = {}
+  if (rule.selector != null) out.selector = rule.selector
+  if (rule.selectorAll != null) out.selectorAll = rule.selectorAll
+  const attr = rule.attr
+  if (attr == null) out.attr = 'text'
+  else if (typeof attr === 'string' || Array.isArray(attr)) out.attr = attr
+  else out.attr = fromModelRules(attr)
+  if (rule.type != null) out.type = rule.type
+  return out
+}

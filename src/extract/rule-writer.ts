@@ -1,0 +1,96 @@
+import type { Page } from 'puppeteer-core'
+import type { Rules } from '../../types/index.d.ts'
+import { generateJson } from '../models/call-language-model.ts'
+import type { Settings } from '../options.ts'
+import type { Ledger } from '../profiling/ledger.ts'
+import { badSelectorError, runRulesEngine } from './apply-rules.ts'
+import { mergeRules } from './merge-rules.ts'
+import { fromModelRules, modelReplySchema } from './model-rules.ts'
+import { takeOutline, type PageOutline } from './page-outline.ts'
+import { validateRules } from './validate-rules.ts'
+
+export const UNUSABLE_RULES = 'The model did not write usable extraction rules.'
+export const RULES_MATCHED_NOTHING = 'The rules the model wrote matched nothing on the page.'
+
+// Room for the rules of a few dozen fields; reasoning is off by default, so this is all rules.
+const MAX_OUTPUT_TOKENS = 4_000
+
+export const RULE_WRITER_INSTRUCTIONS = `You write extraction rules for a web page. Code reads the values from the live page with your rules, so you never write values, only where to find them.
+
+Reply with one JSON object: {"rules": {<field name>: <rule>, ...}}. A rule has only these properties:
+- "selector": a CSS selector for the first matching element.
+- "selectorAll": a CSS selector for every matching element; the field becomes a list.
+- "attr": what to read from the element: "text" (the default), "html", "val" (current value of a form field), "href", "src", any attribute name, a list of those to try in order, or an object of nested rules that are read relative to each matched element.
+- "type": "number", "url", "image", "date" or "string".
+Nothing else: no code, no "evaluate".
+
+How to write good rules:
+- For a list of things (results, products, rows, comments), use "selectorAll" on the element that wraps one item, and "attr" with nested rules for its fields. Nested selectors are relative to that item; a nested rule without a selector reads the item itself.
+- Use "attr": "href" with "type": "url" for links, "attr": "src" with "type": "image" for images, "type": "number" for prices and counts, "type": "date" for dates.
+- Prefer stable hooks: ids, data-* attributes, itemprop, aria-label, roles, element names and readable class names. Avoid class names that look generated (hashes such as "css-1x2y3z" or "card-module__ckj4h"): they change whenever the site is rebuilt.
+- Selectors are plain CSS as used by document.querySelector: no jQuery extensions such as :contains() or :eq().
+- Every selector must match something in the outline below. Rules select every match: do not try to limit a list to a number of items.
+
+The page is given as an outline: one element a line, indented by nesting, as tag#id.class[attribute="value"] "its own text". Text is clipped at 80 characters, and of several similar siblings only the first three are shown, followed by a count of the rest.`
+
+function prompt(instruction: string, page: PageOutline, rules: Rules | undefined): string {
+  const parts = [`Instruction: ${instruction}`]
+  if (rules) {
+    parts.push(
+      'Use exactly these fields and this nesting. For every field without a selector, write the selector; keep the "attr" and "type" shown. ' +
+        'Fields that already have a selector stay as they are and can be left out of your reply.\n' +
+        JSON.stringify(rules, null, 2),
+    )
+  }
+  parts.push(`Page: ${page.url}\nTitle: ${page.title}\n\nOutline:\n${page.outline}`)
+  return parts.join('\n\n')
+}
+
+/**
+ * Asks the text model for rules for the instruction, from an outline of the page. With rules of
+ * the caller's, the model only fills in the missing selectors. Throws what the request threw, or
+ * an error saying how the reply failed to fit the caller's rules.
+ */
+export async function writeRules(input: {
+  page: Page
+  instruction: string
+  rules: Rules | undefined
+  settings: Settings
+  ledger: Ledger
+}): Promise<Rules> {
+  const outline = await takeOutline(input.page)
+  const reply = await generateJson({
+    settings: input.settings,
+    ledger: input.ledger,
+    purpose: 'rules',
+    instructions: RULE_WRITER_INSTRUCTIONS,
+    prompt: prompt(input.instruction, outline, input.rules),
+    schema: modelReplySchema,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
+  })
+  const rules = input.rules ? mergeRules(input.rules, reply.rules) : fromModelRules(reply.rules)
+  try {
+    validateRules(rules)
+  } catch (error) {
+    throw new Error(UNUSABLE_RULES, { cause: error })
+  }
+  return rules
+}
+
+/**
+ * Runs rules the model wrote with the built-in engine, as a check before they are used: an invalid
+ * selector or no value at all is an error.
+ */
+export async function tryWrittenRules(page: Page, rules: Rules): Promise<Record<string, unknown>> {
+  const outcome = await runRulesEngine(page, rules)
+  if (!outcome.ok) throw new Error(UNUSABLE_RULES, { cause: badSelectorError(outcome) })
+  if (!hasValue(outcome.data)) throw new Error(RULES_MATCHED_NOTHING)
+  return outcome.data
+}
+
+function hasValue(value: unknown): boolean {
+  if (value === null || value === undefined) return false
+  if (Array.isArray(value)) return value.some(hasValue)
+  if (typeof value === 'object') return Object.values(value).some(hasValue)
+  return true
+}

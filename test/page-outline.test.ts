@@ -1,0 +1,104 @@
+import test from 'ava'
+import { outlinePage, OUTLINE_LIMITS } from '../src/extract/page-outline.ts'
+import { makeDom, runInDom } from './helpers/jsdom.ts'
+import type { PageOutline } from '../src/extract/page-outline.ts'
+
+// Short waits keep the tests quick; the stability logic is the same as with the real limits.
+const FAST = { ...OUTLINE_LIMITS, maxWaitMs: 400, intervalMs: 50 }
+
+async function outline(html: string, limits = FAST, setup?: (...args: any[]) => unknown): Promise<PageOutline> {
+  const dom = makeDom(html, { url: 'http://127.0.0.1/list.html' })
+  if (setup) runInDom(dom, setup)
+  try {
+    return await runInDom(dom, outlinePage, limits)
+  } finally {
+    dom.window.close() // stops the page's timers
+  }
+}
+
+function items(count: number): string {
+  let html = ''
+  for (let i = 0; i < count; i++) html += `<li class="item" data-id="i${i}"><span class="name">Item ${i}</span><b class="price">${i} €</b></li>`
+  return html
+}
+
+test('outline: tags, ids, classes, data-* and a few other attributes, own text, indented by nesting', async (t) => {
+  const result = await outline(
+    '<title>Shop</title><main id="app" class="page wide" data-page="home" style="color:red"><h1 title="Welcome">Hello <i>there</i></h1>' +
+      '<a href="/about" rel="nofollow" aria-label="About us">About</a><input name="q" placeholder="Search"><script>x()</script></main>',
+  )
+  t.is(result.title, 'Shop')
+  t.is(result.url, 'http://127.0.0.1/list.html')
+  t.is(
+    result.outline,
+    [
+      'body',
+      '  main#app.page.wide[data-page="home"]',
+      '    h1[title="Welcome"] "Hello"',
+      '      i "there"',
+      '    a[href="/about"][aria-label="About us"] "About"',
+      '    input[name="q"][placeholder="Search"]',
+    ].join('\n'),
+  )
+})
+
+test('outline: text and attribute values are clipped at 80 characters', async (t) => {
+  const long = 'x'.repeat(200)
+  const result = await outline(`<p data-note="${long}">${long}</p>`)
+  t.is(result.outline, `body\n  p[data-note="${'x'.repeat(80)}…"] "${'x'.repeat(80)}…"`)
+})
+
+test('outline: of similar siblings the first three are shown and the rest counted', async (t) => {
+  const result = await outline(`<ul>${items(10)}<li class="other">Different</li></ul>`)
+  const lines = result.outline.split('\n')
+  t.deepEqual(lines.filter((line) => line.includes('li.item')), [
+    '    li.item[data-id="i0"]',
+    '    li.item[data-id="i1"]',
+    '    li.item[data-id="i2"]',
+    '    … 7 more li.item like the ones above',
+  ])
+  t.true(lines.includes('    li.other "Different"'))
+  t.false(result.outline.includes('Item 3'))
+})
+
+test('outline: siblings with the same classes but other children are not folded together', async (t) => {
+  const cards = Array.from({ length: 5 }, (_, i) => (i % 2 ? `<div class="card"><img src="${i}.png"></div>` : `<div class="card"><p>Text ${i}</p></div>`)).join('')
+  const result = await outline(cards)
+  t.is(result.outline.split('\n').filter((line) => line.trim().startsWith('div.card')).length, 5)
+})
+
+test('outline: a 3,000-item page stays under 60,000 characters', async (t) => {
+  const result = await outline(`<ul class="results">${items(3000)}</ul>`, { ...OUTLINE_LIMITS, maxWaitMs: 0 })
+  t.true(result.outline.length < 60_000)
+  t.true(result.outline.includes('… 2997 more li.item like the ones above'))
+})
+
+test('outline: a page with thousands of different elements is cut at 60,000 characters', async (t) => {
+  let html = ''
+  for (let i = 0; i < 4000; i++) html += `<section class="s${i}" data-index="${i}"><h2 class="t${i}">Heading number ${i}</h2></section>`
+  const result = await outline(html, { ...OUTLINE_LIMITS, maxWaitMs: 0 })
+  t.true(result.outline.length <= 60_000)
+  t.true(result.outline.endsWith('… (outline cut at 60000 characters)'))
+})
+
+test('outline: it is taken once the page has stopped changing', async (t) => {
+  // The page adds a row every 40 ms, five times: the outline must include the last one.
+  const result = await outline('<ul id="rows"></ul>', { ...OUTLINE_LIMITS, maxWaitMs: 3000, intervalMs: 100 }, () => {
+    let added = 0
+    const timer = setInterval(() => {
+      document.querySelector('#rows')!.insertAdjacentHTML('beforeend', `<li class="row${added}">Row ${added}</li>`)
+      if (++added === 5) clearInterval(timer)
+    }, 40)
+  })
+  t.true(result.outline.includes('Row 4'), result.outline)
+})
+
+test('outline: a page that never stops changing is outlined after the longest wait', async (t) => {
+  const result = await outline('<p id="clock">0</p>', { ...OUTLINE_LIMITS, maxWaitMs: 300, intervalMs: 50 }, () => {
+    let tick = 0
+    setInterval(() => {
+      document.querySelector('#clock')!.textContent = String(++tick)
+    }, 10)
+  })
+  t.regex(result.outline, /p#clock "\d+"/)
+})
