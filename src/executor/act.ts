@@ -29,9 +29,7 @@ export async function act(input: ActionInput): Promise<ActionOutcome> {
   const { decision } = input
   switch (decision.operation) {
     case 'CLICK':
-      return withFreshTarget(input, async (handle) => {
-        await handle.click()
-      })
+      return withFreshTarget(input, (handle) => click(input.page, handle))
     case 'SELECT':
       return withFreshTarget(input, (handle) => selectOption(input, handle))
     case 'TYPE_TEXT':
@@ -66,6 +64,16 @@ function targetOf(decision: Decision): string {
   return decision.target
 }
 
+/**
+ * Clicks the centre of the target's visible box, measured now. The guard has just found the target
+ * visible and reached by a hit test, so there is nothing to scroll: Puppeteer's own click would first
+ * wait an animation frame to find that out.
+ */
+async function click(page: Page, handle: ElementHandle<Element>): Promise<void> {
+  const point = await handle.clickablePoint()
+  await page.mouse.click(point.x, point.y)
+}
+
 async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<void> {
   const option = input.element?.options?.find((candidate) => candidate.id === input.decision.option)
   if (!option) {
@@ -83,6 +91,7 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
     throw new Error(`The listbox ${input.decision.target} has no option labelled ${JSON.stringify(option.label)} any more.`)
   }
   try {
+    // The option was not checked by the guard and may lie outside the listbox's scrolled view.
     await element.click()
   } finally {
     await element.dispose()
@@ -107,7 +116,7 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
 
 async function submit(page: Page, handle: ElementHandle<Element>): Promise<void> {
   const plan = await handle.evaluate(planSubmit)
-  if (plan === 'click') await handle.click()
+  if (plan === 'click') await click(page, handle)
   else if (plan === 'enter') {
     await handle.focus()
     await page.keyboard.press('Enter')

@@ -18,7 +18,7 @@ export interface SettleBounds {
 
 export const SETTLE_BOUNDS: SettleBounds = {
   // Long enough for a timer or animation frame that renders the result of the input; short enough to keep a step fast.
-  quietMs: 25,
+  quietMs: 20,
   domMaxMs: 1_500,
   navigationMs: 15_000,
   networkMs: 3_000,
