@@ -3,6 +3,7 @@ import type { TraceEntry } from '../types/index.d.ts'
 import { actionsWithoutPageChange, countValues, dataHash, minConfidence, pathOf, staleDecisions } from '../scripts/compare/record.ts'
 import { buildSetups, defaultEvaluator, setupOptions } from '../scripts/compare/setups.ts'
 import { judge } from '../scripts/compare/verify.ts'
+import { parseExtract } from '../scripts/compare/extract-flag.ts'
 import { FlagError, integerFlag, listFlag, parseFlags, repeatedFlag } from '../scripts/common/flags.ts'
 
 function entry(fields: Partial<TraceEntry>): TraceEntry {
@@ -82,4 +83,11 @@ test('flags: repeated and comma-separated values, unknown flags and bad numbers 
   t.throws(() => parseFlags(['--rnus=3'], { strings: ['runs'] }), { instanceOf: FlagError, message: /Unknown flag --rnus/ })
   t.throws(() => parseFlags(['stray'], { strings: ['runs'] }), { instanceOf: FlagError, message: /"stray"/ })
   t.throws(() => integerFlag(parseFlags(['--runs=0'], { strings: ['runs'] }), 'runs', 5), { message: /--runs must be an integer of at least 1, got "0"/ })
+})
+
+test('--extract takes an instruction, or rules as a JSON object', (t) => {
+  t.is(parseExtract(undefined), undefined)
+  t.is(parseExtract('get the title'), 'get the title')
+  t.deepEqual(parseExtract(' {"title":{"selector":"h1"}}'), { title: { selector: 'h1' } })
+  t.throws(() => parseExtract('{title}'), { instanceOf: FlagError, message: /not valid JSON rules/ })
 })

@@ -1,0 +1,81 @@
+import test from 'ava'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { CompareRecord } from '../scripts/compare/record.ts'
+
+const SCRIPT = fileURLToPath(new URL('../scripts/compare.ts', import.meta.url))
+const RULES = JSON.stringify({ name: { selector: 'h1', attr: 'text' }, price: { selector: '.price', attr: 'text', type: 'number' } })
+
+function runScript(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [SCRIPT, ...args], { env: { ...process.env, ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    })
+  })
+}
+
+test('compare runs two local setups on the demo: one JSON line per run, the ranking on stdout, progress on stderr', async (t) => {
+  const out = join(mkdtempSync(join(tmpdir(), 'compare-test-')), 'runs.jsonl')
+  const { code, stdout, stderr } = await runScript(
+    ['--url=demo', '--decisions=local,none', '--text=local', '--runs=2', `--out=${out}`, '--verify-url=/product/', '--verify-text=Trail Runner', `--extract=${RULES}`],
+    { DEBUG: 'puppeteer-agent:compare' },
+  )
+  t.is(code, 0, stderr)
+  const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as CompareRecord)
+  t.is(records.length, 4)
+  // Interleaved: run 1 of each setup, then run 2.
+  t.deepEqual(records.map((record) => [record.decisions, record.run]), [['local', 1], ['none', 1], ['local', 2], ['none', 2]])
+
+  const done = records.filter((record) => record.decisions === 'local')
+  for (const record of done) {
+    t.like(record, { text: 'local', reasoning: 'none', status: 'done', goalsDone: 1, verified: true, extracted: true, dataValues: 2, passed: true })
+    t.regex(record.path, /^TYPE_TEXT e\d+ > SUBMIT e\d+ > CLICK e\d+ > DONE$/)
+    t.true(record.decisionRequests >= 4)
+    t.is(typeof record.staleDecisions, 'number')
+    t.is(typeof record.actionsWithoutPageChange, 'number')
+    t.true(record.minConfidence! > 0 && record.minConfidence! <= 1)
+    t.true(record.probability! > 0.5)
+    t.true(record.calls! >= 5)
+    t.true(record.totalMs! > 0)
+    t.is(typeof record.modelMs, 'number')
+    t.regex(record.finalUrl!, /^http:\/\/127\.0\.0\.1:\d+\/product\//)
+    t.regex(record.dataHash!, /^[0-9a-f]{16}$/)
+    t.is(typeof record.extractMs, 'number')
+  }
+  t.is(done[0]!.dataHash, done[1]!.dataHash)
+
+  // The local language model cannot take decisions: the run is recorded as an error and the rest went on.
+  for (const record of records.filter((record) => record.decisions === 'none')) {
+    t.like(record, { status: 'error', goalsDone: 0, path: '', verified: false })
+    t.regex(record.error!, /local language model/)
+    t.is(record.passed, undefined)
+    t.is(record.extracted, undefined)
+    t.deepEqual(record.verifyFailed, ['url contains "/product/"', 'text contains "Trail Runner"'])
+  }
+
+  const result = JSON.parse(stdout)
+  t.is(result.file, out)
+  t.deepEqual(result.ranking.map((summary: { decisions: string }) => summary.decisions), ['local', 'none'])
+  t.like(result.ranking[0], { runs: 2, doneRate: 1, verifiedRate: 1, passRate: 1, judgedRuns: 2, pathAgreement: 1, dataAgreement: 1 })
+  t.like(result.ranking[1], { runs: 2, doneRate: 0, verifiedRate: 0, passRate: 0 })
+  t.is(typeof result.ranking[0].p90TotalMs, 'number')
+  t.is(result.ranking[1].p90TotalMs, undefined)
+
+  t.regex(stderr, /\[compare\] 3\/4 decisions=local text=local reasoning=none run 2: done verified/)
+  t.regex(stderr, /decisions=none text=local reasoning=none run 1: error NOT verified/)
+  // With DEBUG set, each record is logged as it finishes.
+  t.is(stderr.match(/puppeteer-agent:compare \{"decisions"/g)?.length, 4)
+})
+
+test('compare refuses an unknown reasoning level or flag before any run', async (t) => {
+  const level = await runScript(['--url=demo', '--decisions=local', '--text=local', '--reasoning=none,extreme'])
+  t.is(level.code, 2)
+  t.regex(level.stderr, /Unknown reasoning level "extreme"/)
+  t.notRegex(level.stderr, /\[compare\]/)
+  const flag = await runScript(['--url=demo', '--runz=2'])
+  t.is(flag.code, 2)
+  t.regex(flag.stderr, /Unknown flag --runz/)
+})
