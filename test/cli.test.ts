@@ -111,6 +111,17 @@ test.serial('bad usage exits 2 with the reason and launches nothing', async (t) 
   t.regex(endpoint.stderr, /--ws-endpoint must be a ws:\/\/ or wss:\/\/ URL/)
 })
 
+test.serial('the offline demo (npm start) searches the bundled shop, opens a result and extracts it with the local models', async (t) => {
+  const run = await cli(['exec', 'examples/demo.js'])
+  t.is(run.code, 0, run.stderr)
+  const data = JSON.parse(run.stdout)
+  t.like(data, { name: 'Trail Runner Pro', price: 89.9, specs: [{ name: 'Weight', value: '280 g' }], reviews: [{ author: 'Ana', rating: 5 }] })
+  t.regex(data.url, /^http:\/\/127\.0\.0\.1:\d+\/product\/trail-runner-pro$/)
+  const [notice, summary] = run.stderr.trim().split('\n')
+  t.regex(notice!, /^No AI_GATEWAY_API_KEY: using the offline local models/)
+  t.regex(summary!, /^goal success in 3 steps \(TYPE_TEXT "Search products" > SUBMIT "Search products" > CLICK "Trail Runner Pro" > DONE\) · judged met \(p=0\.\d\d\) · \d+ model calls · [\d.]+ s · extracted 3 specs and 2 reviews$/)
+})
+
 test.serial('runs a browserless exec script unchanged: CommonJS, @browserless/agent, browserless.goto, argv', async (t) => {
   const url = server.url('/cli/pages/hello.html')
   const run = await cli(['exec', `${FIXTURES}/commonjs/browserless.js`, `--url=${url}`, '--limit=3', '--no-cache', 'extra'])
