@@ -126,6 +126,19 @@ test('a stale target is not acted on', async (t) => {
   t.is(await text(page), 'idle')
 })
 
+test('a target hidden between the guard and the click is not clicked where it was', async (t) => {
+  const page = await open(t)
+  const hideAfterCheck: CheckFreshness = async (snapshot, id) => {
+    const fresh = await connected(snapshot, id)
+    await page.$eval('#fetch', (element) => ((element as HTMLElement).style.display = 'none'))
+    return fresh
+  }
+  const outcome = await run(page, await snapshotOf(page, { e1: '#fetch' }), decide('CLICK', 'e1'), { checkFreshness: hideAfterCheck })
+  t.false(outcome.acted)
+  t.regex((outcome as { stale: string }).stale, /could not be located for the click/)
+  t.is(await text(page), 'idle')
+})
+
 test('TYPE_TEXT replaces the value of an input as typed text, with input events', async (t) => {
   const page = await open(t)
   const outcome = await run(page, await snapshotOf(page, { e1: '#name' }), decide('TYPE_TEXT', 'e1'), { text: 'Ada' })

@@ -1,6 +1,7 @@
 import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
+import { log } from '../src/profiling/log.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
 import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './goal-scripted-model.ts'
@@ -191,4 +192,47 @@ test('target=_blank: the popup is reported in the trace, never followed', async 
   t.deepEqual(trace[0]!.popups, [server.url('sites/popup/partner.html')])
   t.true(page.url().endsWith('/sites/popup/index.html'))
   t.regex(scripted.seen[1]!.recent[0]!.detail!, /a new tab opened at .*partner\.html; it is not followed/)
+})
+
+test('scrolling: SCROLL_DOWN brings a control below the fold into the offer, WAIT pauses', async (t) => {
+  const page = await open(t, 'sites/long/index.html')
+  const { scripted, result } = run(
+    page,
+    'Load all chapters.',
+    [
+      { operation: 'SCROLL_DOWN', target: 'page' },
+      { operation: 'WAIT' },
+      { operation: 'CLICK', target: 'Load more chapters' },
+      { operation: 'DONE' },
+    ],
+    { waitMs: 0 },
+  )
+  const { status, steps, trace, error } = await result
+  t.is(error, undefined)
+  t.is(status, 'success')
+  t.is(steps, 3)
+  t.false(scripted.seen[0]!.elements.some((element) => element.name === 'Load more chapters'))
+  t.like(trace[0], { operation: 'SCROLL_DOWN', target: 'page', pageChanged: true })
+  t.like(trace[1], { operation: 'WAIT', pageChanged: false })
+  t.is(await text(page, '#status'), 'All five chapters shown.')
+})
+
+test.serial('debug: one logfmt line per step, then the goal line', async (t) => {
+  const page = await open(t, 'sites/news/index.html')
+  const lines: string[] = []
+  const enabled = log.enabled
+  const write = log.log
+  log.enabled = true
+  log.log = (...args: unknown[]) => void lines.push(args.map(String).join(' '))
+  t.teardown(() => {
+    log.enabled = enabled
+    log.log = write
+  })
+  const { result } = run(page, 'Open the comments of the first story.', [{ operation: 'CLICK', target: '42 comments' }, { operation: 'DONE' }])
+  t.is((await result).status, 'success')
+  const steps = lines.filter((line) => line.includes('step request='))
+  t.is(steps.length, 2)
+  t.regex(steps[0]!, /request=1 step=1 operation=CLICK target=e\d+ .*pageChanged=true ms=\d+/)
+  t.regex(steps[1]!, /request=2 step=1 operation=DONE/)
+  t.true(lines.some((line) => line.includes('goal status=success')))
 })

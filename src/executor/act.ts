@@ -51,9 +51,17 @@ async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<E
   const fresh = await checkTarget(input)
   if (!fresh.fresh) return { acted: false, stale: fresh.reason }
   input.signal?.throwIfAborted()
-  await run(fresh.handle)
+  try {
+    await run(fresh.handle)
+  } catch (error) {
+    if (error instanceof TargetLost) return { acted: false, stale: error.message }
+    throw error
+  }
   return { acted: true, frames: [fresh.handle.frame] }
 }
+
+/** The target vanished between the guard and the input, before any input was sent. */
+class TargetLost extends Error {}
 
 async function checkTarget(input: ActionInput, options?: FreshnessOptions): Promise<Freshness> {
   return input.checkFreshness(input.snapshot, targetOf(input.decision), options)
@@ -70,7 +78,13 @@ function targetOf(decision: Decision): string {
  * wait an animation frame to find that out.
  */
 async function click(page: Page, handle: ElementHandle<Element>): Promise<void> {
-  const point = await handle.clickablePoint()
+  let point: { x: number; y: number }
+  try {
+    point = await handle.clickablePoint()
+  } catch (error) {
+    // Hidden, detached or replaced since the guard looked: never click where it used to be.
+    throw new TargetLost(`the target could not be located for the click (${error instanceof Error ? error.message : String(error)})`)
+  }
   await page.mouse.click(point.x, point.y)
 }
 

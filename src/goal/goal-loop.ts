@@ -3,7 +3,7 @@ import type { BlockedReason, DialogRecord, PendingAction, TraceEntry } from '../
 import type { Observation, ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
 import { BlockedError, toError } from '../errors.ts'
-import { act, type CheckFreshness } from '../executor/act.ts'
+import { act, type ActionOutcome, type CheckFreshness } from '../executor/act.ts'
 import { watchActivity } from '../executor/page-activity.ts'
 import { watchPageEvents, type PageEvents } from '../executor/page-events.ts'
 import { settle } from '../executor/settle.ts'
@@ -12,7 +12,7 @@ import type { Ledger } from '../profiling/ledger.ts'
 import { logStep } from '../profiling/log.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
-import { identify, NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
+import { identify, NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard, type TargetIdentity } from './progress-guards.ts'
 import { decisionEntry, describeDecision } from './trace-entry.ts'
 
 /** An action is risky (payment, purchase, deletion, sending) when the model rates it at least this likely to be. */
@@ -52,230 +52,301 @@ export interface LoopOutcome {
 
 const INPUT_OPERATIONS = new Set(['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT'])
 
+/** One decision and what the loop knows about it while carrying it out. */
+interface Step {
+  decision: Decision
+  observation: Observation
+  element: ObservedElement | undefined
+  optionLabel: string | undefined
+  entry: TraceEntry
+  /** The decision as messages name it. */
+  named: string
+  identity: TargetIdentity | undefined
+}
+
 /**
  * Observe → decide → guard → act → settle, until the model chooses DONE or the run has to stop.
  * Never throws: a stop is a BlockedError in `error`, anything else the error as thrown.
  */
-export async function runGoalLoop(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger): Promise<LoopOutcome> {
-  const trace: TraceEntry[] = []
-  const recent: RecentAction[] = []
-  const noChange = new NoChangeGuard()
-  const staleStreak = new StaleGuard()
-  let watching: PageEvents | undefined
-  let steps = 0
-  let decisions = 0
-  let snapshot: Snapshot | undefined
-  let observeMs = 0
-  // The entry of the step in progress, logged once its step is over (the next decision or the end).
-  let open: TraceEntry | undefined
-  let stepStarted = performance.now()
-  const closeStep = () => {
-    if (open) logStep(open, performance.now() - stepStarted)
-    open = undefined
-    stepStarted = performance.now()
+export function runGoalLoop(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger): Promise<LoopOutcome> {
+  return new GoalRun(page, goal, settings, parts, ledger).run()
+}
+
+class GoalRun {
+  readonly #page: Page
+  readonly #goal: string
+  readonly #settings: Settings
+  readonly #parts: GoalParts
+  readonly #ledger: Ledger
+  readonly #trace: TraceEntry[] = []
+  readonly #recent: RecentAction[] = []
+  readonly #noChange = new NoChangeGuard()
+  readonly #staleStreak = new StaleGuard()
+  #events: PageEvents | undefined
+  #snapshot: Snapshot | undefined
+  #observeMs = 0
+  #steps = 0
+  #decisions = 0
+  // The entry of the step in progress, logged once its step is over (at the next decision or the end).
+  #open: TraceEntry | undefined
+  #stepStarted = performance.now()
+
+  constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger) {
+    this.#page = page
+    this.#goal = goal
+    this.#settings = settings
+    this.#parts = parts
+    this.#ledger = ledger
   }
 
-  const stop = (reason: BlockedReason, message: string): never => {
-    throw new BlockedError(reason, message, trace)
+  async run(): Promise<LoopOutcome> {
+    try {
+      this.#events = await watchPageEvents(this.#page)
+      await this.#observe([])
+      while (!(await this.#step())) {
+        // Each turn is one decision request.
+      }
+      return this.#finish('success')
+    } catch (error) {
+      return this.#finish('error', error)
+    } finally {
+      await this.#events?.dispose()
+      await this.#snapshot?.dispose().catch(() => {})
+    }
   }
-  const observe = async (popups: string[] = []) => {
+
+  /** One decision and what follows from it; true once the model has chosen DONE. */
+  async #step(): Promise<boolean> {
+    this.#closeStep()
+    const settings = this.#settings
+    const snapshot = this.#snapshot!
+    const { observation } = snapshot
+    const block = pageBlock(observation)
+    if (block) this.#stop(block.reason, block.message)
+    if (this.#decisions >= settings.maxDecisions) {
+      this.#stop('step_budget', `Used all ${settings.maxDecisions} decision requests (maxDecisions) before the goal was met.`)
+    }
+
+    settings.signal?.throwIfAborted()
+    const decision = await this.#parts.decideStep({
+      goal: this.#goal,
+      observation,
+      recent: [...this.#recent],
+      settings,
+      ledger: this.#ledger,
+      exclude: this.#noChange.exclusions(observation),
+    })
+    this.#decisions += 1
+    const step = this.#begin(decision, observation)
+
+    this.#checkConfidence(step)
+    if (decision.operation === 'DONE') return true
+    if (decision.operation === 'BLOCKED') {
+      this.#stop('model_blocked', 'The decision model chose BLOCKED: it judged that the goal cannot be reached from this page.')
+    }
+    if (this.#steps >= settings.maxSteps) {
+      this.#stop('step_budget', `Used all ${settings.maxSteps} actions (maxSteps) before the goal was met; the model then chose ${step.named}.`)
+    }
+    if (INPUT_OPERATIONS.has(decision.operation) && !step.element) {
+      throw new Error(`The decision chose ${step.named}, which is not an element of the current observation.`)
+    }
+
+    let text: string | undefined
+    if (decision.operation === 'TYPE_TEXT') {
+      // Checked before paying for the text: a stale target would waste the request.
+      const early = await this.#parts.checkFreshness(snapshot, decision.target!)
+      if (!early.fresh) return this.#discardStale(step, early.reason)
+      settings.signal?.throwIfAborted()
+      const written = await this.#parts.writeText({
+        goal: this.#goal,
+        observation,
+        target: step.element!,
+        recent: [...this.#recent],
+        settings,
+        ledger: this.#ledger,
+      })
+      text = written.text
+      step.entry.text = text
+      step.entry.textMs = written.textMs
+    }
+
+    if (decision.risk !== undefined && decision.risk >= RISK_THRESHOLD) {
+      const approved = await this.#review(step, text)
+      step.entry.approved = approved
+      if (!approved) return this.#declined(step, text)
+    }
+
+    const outcome = await this.#act(step, snapshot, text)
+    const dialogs = this.#events!.takeDialogs()
+    const popups = this.#events!.takePopups()
+    if (dialogs.length > 0) step.entry.dialogs = dialogs
+    if (popups.length > 0) step.entry.popups = popups
+    if (!outcome.acted) return this.#discardStale(step, outcome.stale, popups)
+    await this.#acted(step, text, dialogs, popups)
+    return false
+  }
+
+  #begin(decision: Decision, observation: Observation): Step {
+    const element = decision.target ? observation.elements.find((candidate) => candidate.id === decision.target) : undefined
+    const optionLabel = decision.option ? element?.options?.find((option) => option.id === decision.option)?.label : undefined
+    const entry = decisionEntry({
+      decision,
+      request: this.#decisions,
+      step: this.#steps,
+      observation,
+      element,
+      optionLabel,
+      observeMs: this.#observeMs,
+    })
+    this.#trace.push(entry)
+    this.#open = entry
+    return {
+      decision,
+      observation,
+      element,
+      optionLabel,
+      entry,
+      named: describeDecision(decision, element, optionLabel),
+      identity: identify(decision.target, element),
+    }
+  }
+
+  /** Guard, input and settling; the time of WAIT's pause is left out of `actMs`. */
+  async #act(step: Step, snapshot: Snapshot, text: string | undefined): Promise<ActionOutcome> {
+    const { decision } = step
+    this.#settings.signal?.throwIfAborted()
     const started = performance.now()
-    snapshot = await observeSettled(parts.observe, page, { previous: snapshot, popups })
-    observeMs = Math.round(performance.now() - started)
-    return snapshot
+    const activity = watchActivity(this.#page)
+    try {
+      const outcome = await act({
+        page: this.#page,
+        snapshot,
+        decision,
+        element: step.element,
+        text,
+        waitMs: this.#settings.waitMs,
+        signal: this.#settings.signal,
+        checkFreshness: this.#parts.checkFreshness,
+      })
+      if (outcome.acted && decision.operation !== 'WAIT') await settle(this.#page, activity, outcome.frames)
+      return outcome
+    } finally {
+      activity.dispose()
+      const waited = decision.operation === 'WAIT' ? this.#settings.waitMs : 0
+      step.entry.actMs = Math.max(0, Math.round(performance.now() - started - waited))
+    }
   }
-  const finish = (status: LoopOutcome['status'], error?: unknown): LoopOutcome => {
-    closeStep()
-    const outcome: LoopOutcome = { status, steps, decisions, trace }
+
+  /** A successful action: counted, the page observed again, and the outcome told to the next request. */
+  async #acted(step: Step, text: string | undefined, dialogs: DialogRecord[], popups: string[]): Promise<void> {
+    this.#staleStreak.fresh()
+    this.#steps += 1
+    step.entry.step = this.#steps
+    const before = step.observation
+    const after = (await this.#observe(popups)).observation
+    const changed = after.signature !== before.signature || after.url !== before.url
+    step.entry.pageChanged = changed
+    const outcome = dialogs.length > 0 ? 'dialog' : changed ? 'page_changed' : 'no_change'
+    this.#remember(step, outcome, actionDetail(before, after, dialogs, popups), text)
+    if (this.#noChange.record(step.identity, before, changed)) {
+      this.#stop('no_change', `${NO_CHANGE_LIMIT} actions in a row left the page as it was (the last was ${step.named}).`)
+    }
+  }
+
+  /** A stale decision spent a request, not an action: it is discarded and the page observed again. */
+  async #discardStale(step: Step, reason: string, popups: string[] = []): Promise<false> {
+    step.entry.stale = true
+    step.entry.staleReason = reason
+    this.#remember(step, 'stale_discarded', reason)
+    if (this.#staleStreak.stale(step.identity)) {
+      this.#stop('stale_target', `${STALE_LIMIT} decisions in a row chose ${step.named} and it failed its freshness check each time (last: ${reason}).`)
+    }
+    await this.#observe(popups)
+    return false
+  }
+
+  /** `approve` said no: the model is told, and the target is not offered again until the page changes. */
+  async #declined(step: Step, text: string | undefined): Promise<false> {
+    this.#remember(step, 'declined', 'approve() declined this action; it is not offered again until the page changes', text)
+    this.#noChange.ignore(step.identity, step.observation)
+    this.#staleStreak.fresh()
+    await this.#observe(this.#events!.takePopups())
+    return false
+  }
+
+  /** Asks `approve` about a risky action; without it the run stops before the action. */
+  async #review(step: Step, text: string | undefined): Promise<boolean> {
+    const { decision, element, optionLabel, observation } = step
+    const action: PendingAction = { operation: decision.operation, url: observation.url, risk: decision.risk! }
+    if (decision.target) action.target = decision.target
+    if (element) action.targetName = element.name
+    if (optionLabel !== undefined) action.option = optionLabel
+    if (text !== undefined) action.text = text
+    const approve = this.#settings.approve
+    if (!approve) {
+      this.#stop(
+        'risk_review',
+        `The model rates ${step.named} as a payment, purchase, deletion or message (risk ${action.risk}); pass an approve callback to allow such actions.`,
+      )
+    }
+    return (await approve!(action)) === true
+  }
+
+  #checkConfidence(step: Step): void {
+    const min = this.#settings.minConfidence
+    const { decision } = step
+    if (min === undefined) return
+    if (decision.confidence !== undefined && decision.confidence < min) {
+      this.#stop('low_confidence', `The model chose ${decision.operation} with probability ${decision.confidence}, below minConfidence ${min}.`)
+    }
+    if (decision.targetConfidence !== undefined && decision.targetConfidence < min) {
+      this.#stop('low_confidence', `The model chose the target of ${step.named} with probability ${decision.targetConfidence}, below minConfidence ${min}.`)
+    }
+  }
+
+  #remember(step: Step, outcome: RecentAction['outcome'], detail?: string, text?: string): void {
+    const { decision, element, optionLabel } = step
+    const action: RecentAction = { operation: decision.operation, outcome }
+    if (decision.target) action.target = decision.target
+    if (element) action.targetName = element.name
+    if (optionLabel !== undefined) action.option = optionLabel
+    if (text !== undefined) action.text = text
+    if (detail) action.detail = detail
+    this.#recent.push(action)
+  }
+
+  async #observe(popups: string[]): Promise<Snapshot> {
+    const started = performance.now()
+    this.#snapshot = await observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
+    this.#observeMs = Math.round(performance.now() - started)
+    return this.#snapshot
+  }
+
+  #stop(reason: BlockedReason, message: string): never {
+    throw new BlockedError(reason, message, this.#trace)
+  }
+
+  /** Logs the step that just ended: its decision, input and the observation that followed. */
+  #closeStep(): void {
+    if (this.#open) logStep(this.#open, performance.now() - this.#stepStarted)
+    this.#open = undefined
+    this.#stepStarted = performance.now()
+  }
+
+  #finish(status: LoopOutcome['status'], error?: unknown): LoopOutcome {
+    this.#closeStep()
+    const outcome: LoopOutcome = { status, steps: this.#steps, decisions: this.#decisions, trace: this.#trace }
     if (error !== undefined) outcome.error = toError(error)
-    if (snapshot) outcome.observation = snapshot.observation
+    if (this.#snapshot) outcome.observation = this.#snapshot.observation
     return outcome
   }
-
-  try {
-    const events = (watching = await watchPageEvents(page))
-    let current = await observe()
-    for (;;) {
-      closeStep()
-      const observation = current.observation
-      const block = pageBlock(observation)
-      if (block) stop(block.reason, block.message)
-      if (decisions >= settings.maxDecisions) {
-        stop('step_budget', `Used all ${settings.maxDecisions} decision requests (maxDecisions) before the goal was met.`)
-      }
-
-      settings.signal?.throwIfAborted()
-      const decision = await parts.decideStep({
-        goal,
-        observation,
-        recent: [...recent],
-        settings,
-        ledger,
-        exclude: noChange.exclusions(observation),
-      })
-      decisions += 1
-      const element = decision.target ? observation.elements.find((candidate) => candidate.id === decision.target) : undefined
-      const optionLabel = decision.option ? element?.options?.find((option) => option.id === decision.option)?.label : undefined
-      const entry = decisionEntry({ decision, request: decisions, step: steps, observation, element, optionLabel, observeMs })
-      trace.push(entry)
-      open = entry
-      const named = describeDecision(decision, element, optionLabel)
-      const identity = identify(decision.target, element)
-      const remember = (outcome: RecentAction['outcome'], detail?: string, text?: string) => {
-        const action: RecentAction = { operation: decision.operation, outcome }
-        if (decision.target) action.target = decision.target
-        if (element) action.targetName = element.name
-        if (optionLabel !== undefined) action.option = optionLabel
-        if (text !== undefined) action.text = text
-        if (detail) action.detail = detail
-        recent.push(action)
-      }
-
-      checkConfidence(decision, settings.minConfidence, named, stop)
-      if (decision.operation === 'DONE') return finish('success')
-      if (decision.operation === 'BLOCKED') stop('model_blocked', 'The decision model chose BLOCKED: it judged that the goal cannot be reached from this page.')
-      if (steps >= settings.maxSteps) {
-        stop('step_budget', `Used all ${settings.maxSteps} actions (maxSteps) before the goal was met; the model then chose ${named}.`)
-      }
-      if (INPUT_OPERATIONS.has(decision.operation) && !element) {
-        throw new Error(`The decision chose ${named}, which is not an element of the current observation.`)
-      }
-
-      const discardStale = async (reason: string) => {
-        entry.stale = true
-        entry.staleReason = reason
-        remember('stale_discarded', reason)
-        if (staleStreak.stale(identity)) {
-          stop('stale_target', `${STALE_LIMIT} decisions in a row chose ${named} and it failed its freshness check each time (last: ${reason}).`)
-        }
-        current = await observe(events.takePopups())
-      }
-
-      let text: string | undefined
-      if (decision.operation === 'TYPE_TEXT') {
-        // Check before paying for the text: a stale target would waste the request.
-        const early = await parts.checkFreshness(current, decision.target!)
-        if (!early.fresh) {
-          await discardStale(early.reason)
-          continue
-        }
-        settings.signal?.throwIfAborted()
-        const written = await parts.writeText({ goal, observation, target: element!, recent: [...recent], settings, ledger })
-        text = written.text
-        entry.text = text
-        entry.textMs = written.textMs
-      }
-
-      if (decision.risk !== undefined && decision.risk >= RISK_THRESHOLD) {
-        const approved = await review(settings, pendingAction(decision, element, optionLabel, text, observation), named, stop)
-        entry.approved = approved
-        if (!approved) {
-          remember('declined', 'approve() declined this action; it is not offered again until the page changes', text)
-          noChange.ignore(identity, observation)
-          staleStreak.fresh()
-          current = await observe(events.takePopups())
-          continue
-        }
-      }
-
-      settings.signal?.throwIfAborted()
-      const started = performance.now()
-      const activity = watchActivity(page)
-      let outcome: Awaited<ReturnType<typeof act>>
-      try {
-        outcome = await act({
-          page,
-          snapshot: current,
-          decision,
-          element,
-          text,
-          waitMs: settings.waitMs,
-          signal: settings.signal,
-          checkFreshness: parts.checkFreshness,
-        })
-        if (outcome.acted && decision.operation !== 'WAIT') await settle(page, activity, outcome.frames)
-      } finally {
-        activity.dispose()
-      }
-      const waited = decision.operation === 'WAIT' ? settings.waitMs : 0
-      entry.actMs = Math.max(0, Math.round(performance.now() - started - waited))
-      const dialogs = events.takeDialogs()
-      const popups = events.takePopups()
-      if (dialogs.length > 0) entry.dialogs = dialogs
-      if (popups.length > 0) entry.popups = popups
-
-      if (!outcome.acted) {
-        await discardStale(outcome.stale)
-        continue
-      }
-      staleStreak.fresh()
-      steps += 1
-      entry.step = steps
-      const before = observation
-      current = await observe(popups)
-      const changed = current.observation.signature !== before.signature || current.observation.url !== before.url
-      entry.pageChanged = changed
-      remember(dialogs.length > 0 ? 'dialog' : changed ? 'page_changed' : 'no_change', actionDetail(before, current.observation, dialogs, popups), text)
-      if (noChange.record(identity, before, changed)) {
-        stop('no_change', `${NO_CHANGE_LIMIT} actions in a row left the page as it was (the last was ${named}).`)
-      }
-    }
-  } catch (error) {
-    return finish('error', error)
-  } finally {
-    await watching?.dispose()
-    await snapshot?.dispose().catch(() => {})
-  }
-}
-
-function checkConfidence(decision: Decision, min: number | undefined, named: string, stop: (reason: BlockedReason, message: string) => never): void {
-  if (min === undefined) return
-  if (decision.confidence !== undefined && decision.confidence < min) {
-    stop('low_confidence', `The model chose ${decision.operation} with probability ${decision.confidence}, below minConfidence ${min}.`)
-  }
-  if (decision.targetConfidence !== undefined && decision.targetConfidence < min) {
-    stop('low_confidence', `The model chose the target of ${named} with probability ${decision.targetConfidence}, below minConfidence ${min}.`)
-  }
-}
-
-function pendingAction(
-  decision: Decision,
-  element: ObservedElement | undefined,
-  option: string | undefined,
-  text: string | undefined,
-  observation: Observation,
-): PendingAction {
-  const action: PendingAction = { operation: decision.operation, url: observation.url, risk: decision.risk ?? 1 }
-  if (decision.target) action.target = decision.target
-  if (element) action.targetName = element.name
-  if (option !== undefined) action.option = option
-  if (text !== undefined) action.text = text
-  return action
-}
-
-/** Asks `approve` about a risky action; without it the run stops before the action. */
-async function review(
-  settings: Settings,
-  action: PendingAction,
-  named: string,
-  stop: (reason: BlockedReason, message: string) => never,
-): Promise<boolean> {
-  if (!settings.approve) {
-    return stop(
-      'risk_review',
-      `The model rates ${named} as a payment, purchase, deletion or message (risk ${action.risk}); pass an approve callback to allow such actions.`,
-    )
-  }
-  return (await settings.approve(action)) === true
 }
 
 /** What the next request is told about an action besides its outcome. */
 function actionDetail(before: Observation, after: Observation, dialogs: DialogRecord[], popups: string[]): string | undefined {
   const details: string[] = []
   if (after.url !== before.url) details.push(`now at ${after.url}`)
-  for (const dialog of dialogs) {
-    details.push(`${dialog.type} "${dialog.message}" was ${dialog.accepted ? 'accepted' : 'dismissed'}`)
-  }
+  for (const dialog of dialogs) details.push(`${dialog.type} "${dialog.message}" was ${dialog.accepted ? 'accepted' : 'dismissed'}`)
   for (const url of popups) details.push(`a new tab opened at ${url}; it is not followed`)
   return details.length > 0 ? details.join('; ') : undefined
 }
