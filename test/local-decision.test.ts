@@ -1,6 +1,9 @@
 import test from 'ava'
 import { experimental_decide, type Experimental_DecisionQuestion } from 'ai'
 import { createLocalDecisionModel } from '../src/local/index.ts'
+import { decideStep } from '../src/decision/decide-step.ts'
+import { mergeSettings } from '../src/options.ts'
+import { createLedger } from '../src/profiling/ledger.ts'
 
 const model = createLocalDecisionModel()
 const GOAL = 'Search for "trail shoes" and open the first result'
@@ -230,4 +233,46 @@ test('stops at once when the request is aborted', async (t) => {
     model.doDecide({ state: [], questions: { operation: choice(['DONE']) } as never, abortSignal: AbortSignal.abort() }),
     { name: 'AbortError' },
   )
+})
+
+test('answers the goal loop\'s own request: decideStep with decisions: \'local\' passes the answer checks', async (t) => {
+  const rect = { x: 0, y: 0, width: 100, height: 20 }
+  const element = (id: string, role: string, name: string, operations: ('click' | 'type' | 'submit' | 'select')[], tag = 'a') => ({
+    id,
+    nodeId: `n-${id}`,
+    frame: 0,
+    role,
+    name,
+    tag,
+    operations,
+    rect,
+    fingerprint: id,
+  })
+  const observation = {
+    url: 'http://shop.test/',
+    title: 'Trailhead Outfitters',
+    text: 'Trailhead Outfitters. Gear for the trail.',
+    elements: [
+      element('e1', 'link', 'Shoes', ['click']),
+      element('e2', 'searchbox', 'Search products', ['click', 'type', 'submit'], 'input'),
+      element('e3', 'button', 'Search', ['click', 'submit'], 'button'),
+    ],
+    omitted: 0,
+    blockers: [],
+    scroll: [{ id: 'page', name: 'page', up: false, down: true }],
+    frames: [{ url: 'http://shop.test/', crossOrigin: false }],
+    popups: [],
+    signature: 'home',
+  }
+  const ledger = createLedger()
+  const decision = await decideStep({
+    goal: GOAL,
+    observation,
+    recent: [],
+    settings: mergeSettings({ decisions: 'local', text: 'local' }),
+    ledger,
+  })
+  t.like(decision, { operation: 'TYPE_TEXT', target: 'e2' })
+  t.true(decision.confidence! > 0.5 && decision.confidence! < 0.95)
+  t.is(ledger.calls.length, 1)
 })

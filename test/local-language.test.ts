@@ -2,6 +2,9 @@ import test from 'ava'
 import { generateText, Output, streamText } from 'ai'
 import { z } from 'zod'
 import { createLocalLanguageModel } from '../src/local/index.ts'
+import { writeText } from '../src/decision/write-text.ts'
+import { mergeSettings } from '../src/options.ts'
+import { createLedger } from '../src/profiling/ledger.ts'
 
 const model = createLocalLanguageModel()
 const textValue = Output.object({ schema: z.object({ text: z.string() }) })
@@ -42,4 +45,29 @@ test('refuses to write extraction rules or decisions', async (t) => {
 test('streams the same answer', async (t) => {
   const result = streamText({ model, prompt: JSON.stringify({ goal: 'type "hello world"' }) })
   t.is(await result.text, '{"text":"hello world"}')
+})
+
+test('answers the goal loop\'s own TYPE_TEXT request: writeText with text: \'local\'', async (t) => {
+  const observation = {
+    url: 'http://shop.test/',
+    title: 'Shop',
+    text: 'Shop',
+    elements: [],
+    omitted: 0,
+    blockers: [],
+    scroll: [],
+    frames: [],
+    popups: [],
+    signature: 's',
+  }
+  const target = { id: 'e2', nodeId: 'n2', frame: 0, role: 'searchbox', name: 'Search products', tag: 'input', operations: ['type' as const], rect: { x: 0, y: 0, width: 1, height: 1 }, fingerprint: 'f' }
+  const written = await writeText({
+    goal: 'Search for "trail shoes" and open the first result',
+    observation,
+    target,
+    recent: [],
+    settings: mergeSettings({ text: 'local' }),
+    ledger: createLedger(),
+  })
+  t.is(written.text, 'trail shoes')
 })
