@@ -168,3 +168,32 @@ export function evaluatorModel(probability: number): Experimental_DecisionModelV
     },
   }
 }
+
+/**
+ * A text model that takes the decisions (`decisions: false`): reads the request from the prompt and
+ * answers `{ operation, target, risky }`, picking targets by name like `scriptedModel`.
+ */
+export function textDecider(steps: { operation: Operation; target?: string }[]): MockLanguageModelV4 {
+  let call = 0
+  return new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const user = options.prompt.find((message) => message.role === 'user')
+      const part = user && Array.isArray(user.content) ? user.content.find((candidate) => candidate.type === 'text') : undefined
+      if (!part || part.type !== 'text') throw new Error('text decider: no prompt text')
+      const { state } = JSON.parse(part.text) as { state: { elements: StateElement[] } }
+      const step = steps[Math.min(call, steps.length - 1)]!
+      call += 1
+      const target = step.target === undefined ? null : state.elements.find((element) => element.name === step.target)?.id
+      if (target === undefined) throw new Error(`text decider: no element named ${step.target}`)
+      return {
+        content: [{ type: 'text', text: JSON.stringify({ operation: step.operation, target, risky: false }) }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 200, noCache: 200, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 10, text: 10, reasoning: undefined },
+        },
+        warnings: [],
+      }
+    },
+  })
+}

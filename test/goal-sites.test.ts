@@ -4,7 +4,7 @@ import agent from '../src/index.ts'
 import { log } from '../src/profiling/log.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
-import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './goal-scripted-model.ts'
+import { evaluatorModel, scriptedModel, textDecider, textModel, type ScriptStep } from './goal-scripted-model.ts'
 
 // page.goal() end to end in real Chrome: the collector, the decision client with a scripted decision
 // model, the executor and the loop, on small local sites.
@@ -72,6 +72,21 @@ test('news: opens the first story’s comments, then DONE', async (t) => {
   t.is(profile, await profiling())
   const json = JSON.parse(JSON.stringify(await result))
   t.deepEqual(Object.keys(json), ['status', 'steps', 'decisions', 'trace'])
+})
+
+test('decisions: false: the text model takes the decisions; the trace has no probabilities', async (t) => {
+  const page = await open(t, 'sites/news/index.html')
+  const { status, steps, trace, error } = await agent(page).goal('Open the comments of the first story.', {
+    decisions: false,
+    text: textDecider([{ operation: 'CLICK', target: '42 comments' }, { operation: 'DONE' }]),
+    evaluator: evaluatorModel(0.9),
+  })
+  t.is(error, undefined)
+  t.is(status, 'success')
+  t.is(steps, 1)
+  t.true(page.url().endsWith('/sites/news/comments.html?story=1'))
+  t.like(trace[0], { operation: 'CLICK', targetName: '42 comments', risk: 0, pageChanged: true })
+  for (const key of ['confidence', 'probabilities', 'targetConfidence', 'targetProbabilities']) t.false(key in trace[0]!, key)
 })
 
 test('search: TYPE_TEXT writes the query, SUBMIT sends the form, then DONE', async (t) => {
