@@ -111,6 +111,12 @@ test.serial('bad usage exits 2 with the reason and launches nothing', async (t) 
   t.regex(endpoint.stderr, /--ws-endpoint must be a ws:\/\/ or wss:\/\/ URL/)
 })
 
+test.serial('a CHROME_PATH that points nowhere exits 2 with the fix', async (t) => {
+  const run = await cli(['exec', `${FIXTURES}/esm.mjs`], { env: { CHROME_PATH: '/nowhere/chrome' } })
+  t.is(run.code, 2)
+  t.regex(run.stderr, /CHROME_PATH is "\/nowhere\/chrome", but there is no file there\. No Chrome or Chromium was found\. Set CHROME_PATH/)
+})
+
 test.serial('the offline demo (npm start) searches the bundled shop, opens a result and extracts it with the local models', async (t) => {
   const run = await cli(['exec', 'examples/demo.js'])
   t.is(run.code, 0, run.stderr)

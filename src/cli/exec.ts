@@ -44,7 +44,7 @@ export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
     const { browser, page, close } = await session
     try {
       const context: ExecContext = { page, browser, browserless: { goto: reportingGoto(io) }, argv: args.argv }
-      const value = await script(context as never)
+      const value = await script(context)
       const json = toJson(value)
       if (json !== undefined) await io.write(`${json}\n`)
       return EXIT.ok

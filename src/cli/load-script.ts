@@ -2,8 +2,9 @@ import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CliError, EXIT } from './cli-error.ts'
+import type { ExecContext } from './exec.ts'
 
-export type ExecScript = (context: never) => unknown
+export type ExecScript = (context: ExecContext) => unknown
 
 /**
  * Imports the script and returns the function it exports: `module.exports = fn` (CommonJS, as for

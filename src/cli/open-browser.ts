@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from './find-chrome.ts'
 import { CliError, EXIT } from './cli-error.ts'
@@ -26,6 +27,9 @@ export async function openBrowser(options: BrowserOptions): Promise<BrowserSessi
 async function launchLocal({ headless, env = process.env }: BrowserOptions): Promise<BrowserSession> {
   const executablePath = findChrome(env)
   if (!executablePath) throw new CliError(NO_CHROME_MESSAGE, EXIT.usage)
+  if (!existsSync(executablePath)) {
+    throw new CliError(`CHROME_PATH is ${JSON.stringify(executablePath)}, but there is no file there. ${NO_CHROME_MESSAGE}`, EXIT.usage)
+  }
   const browser = await puppeteer.launch({
     executablePath,
     headless,
