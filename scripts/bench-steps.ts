@@ -123,6 +123,7 @@ console.log(
       failures,
       steps,
       medianStepMs: Math.round(median(stepMs) * 10) / 10,
+      medianStepMsWithoutWait: median([...byOperation].filter(([operation]) => operation !== 'WAIT').flatMap(([, values]) => values)),
       medianObserveMs: median(observeMs),
       medianActMs: median(actMs),
       p90StepMs: Math.round([...stepMs].sort((a, b) => a - b)[Math.floor(stepMs.length * 0.9)]!),
