@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core'
 import type { Cost, ExtractProfiling, ExtractResult, GoalProfiling, GoalResult, Rules } from '../../types/index.d.ts'
 import agent from '../../src/index.ts'
+import { messageOf } from '../common/message.ts'
 import { strictSum } from '../common/stats.ts'
 import { actionsWithoutPageChange, countValues, dataHash, minConfidence, pathOf, staleDecisions, type CompareRecord } from './record.ts'
 import { setupOptions, type Setup } from './setups.ts'
@@ -169,11 +170,6 @@ async function extractOnce(page: Page, what: string | Rules, setup: Setup): Prom
     fields.extractError = messageOf(result.error)
   }
   return { fields, cost: profile?.cost }
-}
-
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name
-  return String(error)
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -1,0 +1,83 @@
+import test from 'ava'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { RecordedRequest } from '../scripts/benchmark/recording.ts'
+import type { ReplayResult } from '../scripts/benchmark/summary.ts'
+
+const SCRIPT = fileURLToPath(new URL('../scripts/benchmark.ts', import.meta.url))
+
+function runScript(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [SCRIPT, ...args], { env: { ...process.env, ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    })
+  })
+}
+
+function lines<T>(file: string): T[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as T)
+}
+
+test('benchmark records the live requests on the demo, replays them to two local deciders, and can replay the recording again', async (t) => {
+  const folder = mkdtempSync(join(tmpdir(), 'benchmark-test-'))
+  const record = join(folder, 'recording.jsonl')
+  const out = join(folder, 'answers.jsonl')
+  const live = await runScript(['--reference=local', '--models=local', '--samples=5', `--record=${record}`, `--out=${out}`], {
+    DEBUG: 'puppeteer-agent:benchmark',
+  })
+  t.is(live.code, 0, live.stderr)
+
+  // The demo goal takes four requests, so five samples need a second live run.
+  const recording = lines<RecordedRequest>(record)
+  t.deepEqual(recording.map((item) => [item.request, item.run]), [[1, 1], [2, 1], [3, 1], [4, 1], [5, 2]])
+  for (const item of recording) {
+    t.like(item, { model: 'local', goal: 'Search for "trail shoes" and open the first result' })
+    t.deepEqual(Object.keys(item.state).sort(), ['elements', 'goal', 'page', 'recent_actions'])
+    t.is(item.questions.operation?.type, 'choice')
+    t.is(item.answers.operation?.type, 'choice')
+    t.is(typeof item.ms, 'number')
+  }
+  t.true('type_text_target' in recording[0]!.questions)
+
+  const answers = lines<ReplayResult>(out)
+  t.is(answers.length, 10)
+  const decision = answers.filter((answer) => answer.kind === 'decision')
+  t.deepEqual(decision.map((answer) => answer.request), [1, 2, 3, 4, 5])
+  // The local model is deterministic: on identical inputs it gives the live answers again.
+  for (const answer of decision) t.like(answer, { decider: 'local', answered: true, sameOperation: true, sameOperationAndTarget: true })
+  t.deepEqual(decision.slice(0, 4).map((answer) => answer.operation), ['TYPE_TEXT', 'SUBMIT', 'CLICK', 'DONE'])
+  // The local language model only writes values, so on the decisions:false path it answers nothing.
+  for (const answer of answers.filter((item) => item.kind === 'language')) {
+    t.like(answer, { decider: 'local', answered: false })
+    t.regex(answer.error!, /local language model/)
+  }
+
+  t.regex(live.stdout, /^\| Decider \| Answered \| Median \| p90 \| Same operation as live `local` \| Same operation and target \|$/m)
+  t.regex(live.stdout, /^\| `local` \| 5\/5 \| \d+ ms \| \d+ ms \| 5 \| 5 \|$/m)
+  t.regex(live.stdout, /^\| `local` \(text model\) \| 0\/5 \| n\/a \| n\/a \| 0 \| 0 \|$/m)
+  t.true(live.stdout.includes(`recording: ${record} (5 requests from 2 live runs of local)`))
+  t.regex(live.stderr, /\[benchmark\] live run 2: success, 5\/5 requests recorded/)
+  t.is(live.stderr.match(/puppeteer-agent:benchmark \{"decider"/g)?.length, 10)
+
+  const again = join(folder, 'again.jsonl')
+  const replay = await runScript([`--replay=${record}`, '--samples=3', `--out=${again}`])
+  t.is(replay.code, 0, replay.stderr)
+  t.deepEqual(
+    lines<ReplayResult>(again).map((answer) => [answer.decider, answer.request, answer.operation]),
+    [['local', 1, 'TYPE_TEXT'], ['local', 2, 'SUBMIT'], ['local', 3, 'CLICK']],
+  )
+  t.notRegex(replay.stderr, /live run/)
+  t.regex(replay.stdout, /^\| `local` \| 3\/3 \|/m)
+})
+
+test('benchmark refuses flags that do not apply to a replay, and unknown flags', async (t) => {
+  const mixed = await runScript(['--replay=/nonexistent.jsonl', '--url=demo'])
+  t.is(mixed.code, 2)
+  t.regex(mixed.stderr, /--url does not apply with --replay/)
+  const unknown = await runScript(['--sample=3'])
+  t.is(unknown.code, 2)
+  t.regex(unknown.stderr, /Unknown flag --sample\b/)
+})
