@@ -39,6 +39,16 @@ export interface CompareRecord {
   dataHash?: string
 }
 
+/** Every field of a record, in the order a reader wants them (the README's table). */
+export const RECORD_FIELDS = [
+  'decisions', 'text', 'reasoning', 'run',
+  'status', 'error', 'goalsDone', 'navigationError', 'path',
+  'decisionRequests', 'staleDecisions', 'actionsWithoutPageChange', 'minConfidence',
+  'passed', 'probability', 'calls', 'inputTokens', 'outputTokens', 'usd', 'totalMs', 'modelMs',
+  'finalUrl', 'verified', 'verifyFailed',
+  'extracted', 'extractError', 'extractMs', 'extractUsd', 'dataValues', 'dataHash',
+] as const satisfies readonly (keyof CompareRecord)[]
+
 // Operations that are not page input: a DONE or BLOCKED that leaves the page alone is not wasted work.
 const NOT_INPUT = new Set(['DONE', 'BLOCKED'])
 

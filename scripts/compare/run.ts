@@ -3,7 +3,7 @@ import type { Cost, ExtractProfiling, ExtractResult, GoalProfiling, GoalResult, 
 import agent from '../../src/index.ts'
 import { messageOf } from '../common/message.ts'
 import { strictSum } from '../common/stats.ts'
-import { actionsWithoutPageChange, countValues, dataHash, minConfidence, pathOf, staleDecisions, type CompareRecord } from './record.ts'
+import { actionsWithoutPageChange, countValues, dataHash, minConfidence, pathOf, RECORD_FIELDS, staleDecisions, type CompareRecord } from './record.ts'
 import { setupOptions, type Setup } from './setups.ts'
 import { hasChecks, verifyPage, type Checks } from './verify.ts'
 
@@ -78,7 +78,7 @@ export async function runOnce(browser: Browser, setup: Setup, task: Task, run: n
   } finally {
     await context?.close().catch(() => {})
   }
-  return withoutUndefined(record)
+  return inRecordOrder(record)
 }
 
 /** Loads the task URL; an error is reported and the run goes on with whatever loaded. */
@@ -172,6 +172,8 @@ async function extractOnce(page: Page, what: string | Rules, setup: Setup): Prom
   return { fields, cost: profile?.cost }
 }
 
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T
+/** The fields in the order of the README's table, the unknown ones left out. */
+function inRecordOrder(record: CompareRecord): CompareRecord {
+  const ordered = Object.fromEntries(RECORD_FIELDS.flatMap((field) => (record[field] === undefined ? [] : [[field, record[field]]])))
+  return ordered as unknown as CompareRecord
 }
