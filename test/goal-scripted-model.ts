@@ -67,6 +67,9 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
       const step = typeof steps === 'function' ? steps(request, index) : steps[Math.min(index, steps.length - 1)]
       if (!step) throw new Error(`scripted model: no step for request ${index + 1}`)
       await step.before?.()
+      if (!request.operations.includes(step.operation)) {
+        throw new Error(`scripted model: ${step.operation} is not offered (offered: ${request.operations.join(', ')})`)
+      }
       const p = step.confidence ?? 0.9
       const answers: Record<string, Experimental_DecisionModelV4Answer> = {}
       for (const [id, question] of Object.entries(options.questions)) {
@@ -82,9 +85,6 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
         } else {
           throw new Error(`scripted model: unexpected question type ${question.type}`)
         }
-      }
-      if (!(answers.operation as { choice: string }).choice || !Object.keys(operationQuestion.criteria).includes(step.operation)) {
-        throw new Error(`scripted model: ${step.operation} is not offered (offered: ${Object.keys(operationQuestion.criteria).join(', ')})`)
       }
       return { answers, warnings: [], usage: { inputTokens: 100, outputTokens: 5 }, rounding: { probabilityDecimals: 6 } }
     },
