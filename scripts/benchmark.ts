@@ -9,6 +9,7 @@ import { LOCAL_MODEL } from '../src/models/resolve-model.ts'
 import { launchBrowser } from './common/browser.ts'
 import { FlagError, integerFlag, listFlag, numberFlag, parseFlags, stringFlag } from './common/flags.ts'
 import { appendJsonLine, readJsonLines, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
+import { firstLine } from './common/message.ts'
 import { progress } from './common/progress.ts'
 import { openSite } from './common/site.ts'
 import { recordLive } from './benchmark/live.ts'
@@ -95,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
         `${decider.name}${decider.kind === 'language' ? ' (text model)' : ''} ${recorded.request}/${recording.length}: ` +
           (result.answered
             ? `${[result.operation, result.target].filter(Boolean).join(' ')} in ${result.ms} ms${result.sameOperationAndTarget ? ' (as live)' : ''}`
-            : `unanswered after ${result.ms} ms (${result.error})`),
+            : `unanswered after ${result.ms} ms (${firstLine(result.error ?? '')})`),
       )
     }
   }
@@ -124,7 +125,7 @@ async function recordRequests(flags: ReturnType<typeof parseFlags>, file: string
     const plan = { url: site.url, goal, reference, text, samples, maxRuns: samples, navigationTimeoutMs: 30_000 }
     const recording = await recordLive(browser, plan, (run, result, recorded) => {
       const kept = Math.min(recorded, samples)
-      progress('benchmark', `live run ${run}: ${result.status}${result.error ? ` (${result.error.message})` : ''}, ${kept}/${samples} requests recorded`)
+      progress('benchmark', `live run ${run}: ${result.status}${result.error ? ` (${firstLine(result.error.message)})` : ''}, ${kept}/${samples} requests recorded`)
     })
     startJsonl(file)
     for (const recorded of recording) appendJsonLine(file, recorded)

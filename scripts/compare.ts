@@ -8,6 +8,7 @@ import { DEFAULTS } from '../src/options.ts'
 import { FlagError, integerFlag, listFlag, parseFlags, repeatedFlag, stringFlag } from './common/flags.ts'
 import { appendJsonLine, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
 import { launchBrowser } from './common/browser.ts'
+import { firstLine } from './common/message.ts'
 import { progress, seconds } from './common/progress.ts'
 import { openSite } from './common/site.ts'
 import { runComparison } from './compare/comparison.ts'
@@ -76,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
       progress(
         'compare',
         `${done}/${total} decisions=${record.decisions} text=${record.text} reasoning=${record.reasoning} run ${record.run}: ` +
-          `${record.status}${verdict} in ${seconds(record.totalMs)}${record.error ? ` (${record.error})` : ''} ${record.path}`,
+          `${record.status}${verdict} in ${seconds(record.totalMs)}${record.error ? ` (${firstLine(record.error)})` : ''} ${record.path}`,
       )
     })
     process.stdout.write(`${JSON.stringify({ file: out, ...rank(records, hasChecks(checks)) }, null, 2)}\n`)
