@@ -62,7 +62,7 @@ test('a run that fails to start is recorded as an error and the other runs go on
   t.like(records[1], { reasoning: 'low', status: 'done', goalsDone: 1 })
 })
 
-test('a page that fails to load is reported as navigationError and the run goes on', async (t) => {
+test('a page that fails to load is reported as navigationError, the run goes on, and a stop is recorded by its reason', async (t) => {
   const [record] = await runComparison(
     chrome.browser,
     {
@@ -74,7 +74,9 @@ test('a page that fails to load is reported as navigationError and the run goes 
     () => {},
   )
   t.regex(record!.navigationError!, /^net::ERR_\w+ at http:\/\/127\.0\.0\.1:9\/$/)
-  // The goal still ran, on the error page.
+  // The goal still ran, on the error page, where the agent stops itself: the status is the BlockedError's reason.
   t.true(record!.decisionRequests > 0)
-  t.not(record!.status, 'done')
+  t.true(['no_change', 'model_blocked', 'step_budget'].includes(record!.status), record!.status)
+  t.is(typeof record!.error, 'string')
+  t.is(record!.finalUrl, 'chrome-error://chromewebdata/')
 })

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core'
 import type { Cost, ExtractProfiling, ExtractResult, GoalProfiling, GoalResult, Rules } from '../../types/index.d.ts'
 import agent from '../../src/index.ts'
+import { BlockedError } from '../../src/errors.ts'
 import { messageOf } from '../common/message.ts'
 import { strictSum } from '../common/stats.ts'
 import { actionsWithoutPageChange, countValues, dataHash, minConfidence, pathOf, RECORD_FIELDS, staleDecisions, type CompareRecord } from './record.ts'
@@ -94,12 +95,8 @@ async function load(page: Page, task: Task): Promise<string | undefined> {
 function outcome(results: readonly GoalResult[]): Pick<CompareRecord, 'status' | 'error'> {
   const failed = results.find((result) => result.status !== 'success')
   if (!failed) return { status: 'done' }
-  const error = failed.error
-  const reason = (error as { code?: unknown; reason?: unknown } | undefined)
-  if (reason?.code === 'BLOCKED' && typeof reason.reason === 'string') {
-    return { status: reason.reason as CompareRecord['status'], error: messageOf(error) }
-  }
-  return { status: 'error', error: messageOf(error ?? new Error('the goal failed without an error')) }
+  const error = failed.error ?? new Error('the goal failed without an error')
+  return { status: error instanceof BlockedError ? error.reason : 'error', error: messageOf(error) }
 }
 
 /** Each goal's profiling; undefined for a goal whose profiling itself failed, so its cost stays unknown. */
