@@ -22,7 +22,7 @@ function install<T extends (...args: any[]) => unknown>(fn: T): T {
 
 /** The page's own `extract` method, when it has one that agent() did not install (e.g. inside a Microlink function). */
 function existingEngine(page: Page): Extractor | undefined {
-  const method = (page as Partial<AgentPage>).extract as ((rules: Rules) => unknown) | undefined
+  const method = (page as unknown as Partial<AgentPage>).extract as ((rules: Rules) => unknown) | undefined
   if (typeof method !== 'function' || (method as any)[INSTALLED]) return undefined
   return (_page, rules) => method.call(page, rules)
 }
