@@ -257,9 +257,9 @@ test('settle stops waiting for a request that never answers at its bound', async
   const activity = watchActivity(page)
   await page.evaluate(() => void fetch('/hang').catch(() => {}))
   await activity.until(() => activity.inflight > 0, 2_000)
-  t.is(activity.inflight, 1)
   await settle(page, activity, [], { ...SETTLE_BOUNDS, networkMs: 100 })
-  t.is(activity.inflight, 1)
+  // Settle has returned although /hang is still open (other requests, e.g. a favicon, may come and go).
+  t.true(activity.inflight >= 1)
   activity.dispose()
 })
 
