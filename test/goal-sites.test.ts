@@ -199,14 +199,19 @@ test('alert(): the dialog is accepted, recorded in the trace and told to the nex
   t.is(page.listenerCount('dialog'), 0)
 })
 
-test('target=_blank: the popup is reported in the trace, never followed', async (t) => {
+test('target=_blank: the popup is reported in the trace, never followed, and stops the run', async (t) => {
   const page = await open(t, 'sites/popup/index.html')
   const { scripted, result } = run(page, 'Visit the partner.', [{ operation: 'CLICK', target: 'Visit our partner' }, { operation: 'DONE' }])
-  const { status, trace } = await result
-  t.is(status, 'success')
+  const { status, trace, error, steps } = await result
+  t.is(status, 'error')
+  t.true(error instanceof agent.BlockedError)
+  t.is((error as InstanceType<typeof agent.BlockedError>).reason, 'unsupported_surface')
+  t.regex(error!.message, /opened a new tab \(.*partner\.html\); the agent works in one tab/)
+  t.is(steps, 1)
   t.deepEqual(trace[0]!.popups, [server.url('sites/popup/partner.html')])
   t.true(page.url().endsWith('/sites/popup/index.html'))
-  t.regex(scripted.seen[1]!.recent[0]!.detail!, /a new tab opened at .*partner\.html; it is not followed/)
+  // The popup ends the run before another request: the model never claims a visit that did not happen.
+  t.is(scripted.seen.length, 1)
 })
 
 test('scrolling: SCROLL_DOWN brings a control below the fold into the offer, WAIT pauses', async (t) => {
