@@ -11,7 +11,7 @@ const RULES = JSON.stringify({ name: { selector: 'h1', attr: 'text' }, price: { 
 
 function runScript(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, ...args], { env: { ...process.env, ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--experimental-strip-types', SCRIPT, ...args], { env: { ...process.env, ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
     })
   })
