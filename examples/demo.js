@@ -1,7 +1,9 @@
 // The offline demo (`npm start`): serves the bundled shop on 127.0.0.1, gives the page a goal,
 // extracts the product it opened with rules, prints the data and one summary line.
 // Without AI_GATEWAY_API_KEY it uses the local word-overlap models; with the key, the default models.
-const agent = require('puppeteer-agent')
+// The demo runs from this checkout, where the package is not installed: `..` is the package itself,
+// on every Node the package supports. Your own scripts write require('puppeteer-agent').
+const agent = require('..')
 const { startSite } = require('./site/server')
 const { goal, succeeded } = require('./util')
 

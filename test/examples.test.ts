@@ -9,7 +9,8 @@ const FAKE_AGENT = new URL('./fixtures/cli/fake-agent.cjs', import.meta.url)
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (specifier === 'puppeteer-agent') return { url: FAKE_AGENT.href, shortCircuit: true }
+    const demoPackage = specifier === '..' && context.parentURL?.endsWith('/examples/demo.js')
+    if (specifier === 'puppeteer-agent' || demoPackage) return { url: FAKE_AGENT.href, shortCircuit: true }
     return nextResolve(specifier, context)
   },
 })
