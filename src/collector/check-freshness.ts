@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
 import type { Snapshot } from './observation.ts'
-import { collectorScript, type CheckReport, type CheckRequest, type HitRequest, type Point } from './page-script.ts'
+import type { CheckReport, Point } from './page-script.ts'
+import { evaluateInFrame, evaluateOnElement } from './run-script.ts'
 import { LIMITS } from './limits.ts'
 
 // The executor's last look before input: the target is described again by the collector's own page
@@ -24,8 +25,7 @@ async function reachesTop(frame: Frame, at: Point): Promise<boolean> {
     const owner = await child.frameElement()
     if (!owner) return false
     try {
-      const request: HitRequest = { mode: 'hit', points: [point] }
-      const [translated] = (await parent.evaluate(collectorScript, null, request, owner)) as Array<Point | null>
+      const [translated] = await evaluateInFrame<Array<Point | null>>(parent, { mode: 'hit', points: [point] }, [owner])
       if (!translated) return false
       point = translated
     } finally {
@@ -44,8 +44,8 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
   const element = snapshot.observation.elements.find((candidate) => candidate.id === actionId)
   const handle = snapshot.handles.get(actionId)
   if (!element || !handle) return { fresh: false, reason: `unknown target ${actionId}` }
-  const request: CheckRequest = {
-    mode: 'check',
+  const request = {
+    mode: 'check' as const,
     nodeId: element.nodeId,
     fingerprint: element.fingerprint,
     focused: options.focused === true,
@@ -53,7 +53,7 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
     nearbyLimit: LIMITS.nearbyLimit,
   }
   try {
-    const report = (await handle.evaluate(collectorScript, request)) as CheckReport
+    const report = await evaluateOnElement<CheckReport>(handle, request)
     if (report.reason !== null) return { fresh: false, reason: report.reason }
     if (!report.at || !(await reachesTop(handle.frame, report.at))) return { fresh: false, reason: 'covered' }
     return { fresh: true, handle }

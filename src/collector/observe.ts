@@ -1,12 +1,14 @@
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
-import { collectorScript, type FrameReport, type ObserveRequest, type Point, type Rect } from './page-script.ts'
+import type { ChildReport, FrameReport, ObserveRequest, Point } from './page-script.ts'
+import { evaluateHandleInFrame, evaluateInFrame } from './run-script.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
 
-// The Node side of the collector. Frames are observed deepest first, one evaluate each: a frame
-// passes the points of its controls up to its parent, which hit-tests them against the iframe, so a
-// control in a frame is only offered where the top page really shows it.
+// The Node side of the collector. Every frame runs the page script once, all at the same time. A
+// control inside a frame is offered only where the top page really shows it: the parent hit-tests the
+// control's point against the iframe. The parent is handed the points its child frame reported last
+// time; when they moved, the parent checks the new ones in one small extra call.
 
 export interface ObserveOptions {
   /** The snapshot this one replaces; its handles are released. */
@@ -16,8 +18,9 @@ export interface ObserveOptions {
 }
 
 type Handle = ElementHandle<Element>
+type Observe = Omit<ObserveRequest, 'version'>
 
-/** A point a frame reports upward, and which element, blocker or scroller of which frame it stands for. */
+/** A point a frame passes up, and the element, blocker or scroller of which frame it stands for. */
 interface Sighting {
   run: FrameRun
   kind: 'elements' | 'blockers' | 'scrollers'
@@ -30,19 +33,21 @@ interface FrameRun {
   parent: FrameRun | undefined
   children: FrameRun[]
   depth: number
-  /** The iframe element in the parent document. */
-  owner: Promise<Handle | null> | undefined
   report?: FrameReport
   elementHandles: Handle[]
   scrollHandles: Handle[]
-  /** This frame's own points and the child points it could see, in its viewport. */
+  /** Children whose iframe this frame was handed, in argument order. */
+  asked: FrameRun[]
+  /** What this frame saw of each child's iframe: its box, and hit results by point. */
+  seen: Map<FrameRun, { child: ChildReport; hits: Map<string, Point | null> }>
+  /** This frame's own points, then the child points it shows, in its own viewport. */
   sightings: Sighting[]
-  /** The iframe's content box and visibility, as the parent reported it. */
-  box?: Rect & { visible: boolean }
 }
 
 // Document tokens are handed out per page, so node IDs (`d3:17`) never repeat across its documents.
 const nextDocument = new WeakMap<Page, number>()
+// The points each frame passed up last time: its parent hit-tests them ahead of time.
+const lastPoints = new WeakMap<Frame, Point[]>()
 
 function documentToken(page: Page): string {
   const next = (nextDocument.get(page) ?? 0) + 1
@@ -54,12 +59,16 @@ function release(handles: Iterable<JSHandle>): Promise<unknown> {
   return Promise.all(Array.from(handles, (handle) => handle.dispose().catch(() => {})))
 }
 
-function isContextLoss(error: unknown): boolean {
-  return error instanceof Error && /context was destroyed|Cannot find context|Execution context is not available|detached/i.test(error.message)
+/** Releases on a later turn: sending one message per handle would otherwise delay the caller. */
+function releaseLater(release: () => Promise<unknown>): void {
+  setImmediate(() => void release().catch(() => {}))
 }
 
-async function evaluateFrame(run: FrameRun, request: ObserveRequest, owners: Handle[]): Promise<void> {
-  const array = await run.frame.evaluateHandle(collectorScript, null, request, ...owners)
+
+const key = (point: Point) => `${point[0]},${point[1]}`
+
+async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[]): Promise<void> {
+  const array = await evaluateHandleInFrame(run.frame, request, owners)
   try {
     const properties = await array.getProperties()
     const json = await properties.get('0')?.jsonValue()
@@ -79,10 +88,9 @@ async function evaluateFrame(run: FrameRun, request: ObserveRequest, owners: Han
   }
 }
 
-/** A child frame that does not answer in time is left out; its late answer is released. */
-async function evaluateChild(run: FrameRun, request: ObserveRequest, owners: Handle[]): Promise<void> {
+/** Waits for a child frame at most `frameTimeoutMs`; a late answer is released. */
+async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined
-  const evaluation = evaluateFrame(run, request, owners)
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), LIMITS.frameTimeoutMs)
   })
@@ -91,18 +99,44 @@ async function evaluateChild(run: FrameRun, request: ObserveRequest, owners: Han
     if (outcome === 'timeout') {
       void evaluation.then(() => release([...run.elementHandles, ...run.scrollHandles]), () => {})
       run.report = undefined
-      run.elementHandles = []
-      run.scrollHandles = []
     }
-  } catch {
-    run.report = undefined
   } finally {
     clearTimeout(timer)
   }
 }
 
+// Each iframe element is looked up once and kept while its frame lives: the lookup costs two
+// round trips. A kept handle goes stale when the parent document is replaced; the call then fails and
+// is made again with fresh handles.
+const owners = new WeakMap<Page, Map<Frame, Promise<Handle | null>>>()
+
+function ownerOf(page: Page, frame: Frame, fresh = false): Promise<Handle | null> {
+  let known = owners.get(page)
+  if (!known) owners.set(page, (known = new Map()))
+  let owner = known.get(frame)
+  if (!owner || fresh) {
+    if (owner) void owner.then((stale) => stale?.dispose().catch(() => {}))
+    owner = frame.frameElement().then(
+      (found) => found as Handle | null,
+      () => null,
+    )
+    known.set(frame, owner)
+  }
+  return owner
+}
+
+/** Releases the iframe handles of frames that are gone. */
+function forgetOwners(page: Page, frames: Set<Frame>): void {
+  const known = owners.get(page)
+  if (!known) return
+  for (const [frame, owner] of known) {
+    if (frames.has(frame) && !frame.detached) continue
+    known.delete(frame)
+    void owner.then((handle) => handle?.dispose().catch(() => {}))
+  }
+}
+
 function frameRuns(page: Page): FrameRun[] {
-  const runs = new Map<Frame, FrameRun>()
   const order: FrameRun[] = []
   const visit = (frame: Frame, parent: FrameRun | undefined) => {
     if (frame.detached) return
@@ -111,12 +145,12 @@ function frameRuns(page: Page): FrameRun[] {
       parent,
       children: [],
       depth: parent ? parent.depth + 1 : 0,
-      owner: parent ? frame.frameElement().then((owner) => owner as Handle | null, () => null) : undefined,
       elementHandles: [],
       scrollHandles: [],
+      asked: [],
+      seen: new Map(),
       sightings: [],
     }
-    runs.set(frame, run)
     order.push(run)
     parent?.children.push(run)
     for (const child of frame.childFrames()) visit(child, run)
@@ -125,35 +159,43 @@ function frameRuns(page: Page): FrameRun[] {
   return order
 }
 
+/** Runs the page script in one frame, handing it its children's iframes and their last points. */
 async function observeRun(page: Page, run: FrameRun): Promise<void> {
-  const children: FrameRun[] = []
-  const owners: Handle[] = []
-  for (const child of run.children) {
-    const owner = await child.owner
-    if (child.report && owner) {
-      children.push(child)
-      owners.push(owner)
+  const attempt = async (fresh: boolean): Promise<Observe> => {
+    run.asked = []
+    const handles: Handle[] = []
+    for (const child of run.children) {
+      const owner = await ownerOf(page, child.frame, fresh)
+      if (!owner) continue
+      run.asked.push(child)
+      handles.push(owner)
     }
+    const request: Observe = {
+      mode: 'observe',
+      docToken: documentToken(page),
+      maxElements: LIMITS.maxElements,
+      textLimit: LIMITS.textLimit,
+      nameLimit: LIMITS.nameLimit,
+      nearbyLimit: LIMITS.nearbyLimit,
+      frameScroller: run.parent !== undefined,
+      childPoints: run.asked.map((child) => lastPoints.get(child.frame) ?? []),
+    }
+    const evaluation = evaluateFrame(run, request, handles)
+    await (run.parent ? withinFrameTimeout(run, evaluation) : evaluation)
+    return request
   }
-  const request: ObserveRequest = {
-    mode: 'observe',
-    docToken: documentToken(page),
-    maxElements: LIMITS.maxElements,
-    textLimit: LIMITS.textLimit,
-    nameLimit: LIMITS.nameLimit,
-    nearbyLimit: LIMITS.nearbyLimit,
-    frameScroller: run.parent !== undefined,
-    childPoints: children.map((child) => child.sightings.map((sighting) => sighting.point)),
-  }
-  if (run.parent) {
-    await evaluateChild(run, request, owners)
-  } else {
+  let request: Observe
+  try {
+    request = await attempt(false)
+  } catch {
+    // A kept iframe handle went stale, or a navigation replaced the document: once more, afresh.
     try {
-      await evaluateFrame(run, request, owners)
+      request = await attempt(true)
     } catch (error) {
-      // A navigation can replace the document between two calls; the new one is observed once.
-      if (!isContextLoss(error)) throw error
-      await evaluateFrame(run, { ...request, docToken: documentToken(page) }, owners)
+      if (!run.parent) throw error
+      // A child frame that cannot be observed is left out.
+      run.report = undefined
+      return
     }
   }
   const report = run.report
@@ -161,15 +203,32 @@ async function observeRun(page: Page, run: FrameRun): Promise<void> {
   for (const kind of ['elements', 'blockers', 'scrollers'] as const) {
     report[kind].forEach((item, index) => run.sightings.push({ run, kind, index, point: item.at }))
   }
-  children.forEach((child, i) => {
+  run.asked.forEach((child, i) => {
     const seen = report.children[i]
     if (!seen) return
-    child.box = { x: seen.x, y: seen.y, width: seen.width, height: seen.height, visible: seen.visible }
-    child.sightings.forEach((sighting, j) => {
-      const point = seen.points[j]
-      if (point) run.sightings.push({ ...sighting, point })
-    })
+    const hits = new Map<string, Point | null>()
+    request.childPoints[i]!.forEach((point, j) => hits.set(key(point), seen.points[j] ?? null))
+    run.seen.set(child, { child: seen, hits })
   })
+}
+
+/** Passes a child's points up through its parent, hit-testing the ones the parent was not handed. */
+async function passUp(page: Page, child: FrameRun): Promise<void> {
+  const parent = child.parent
+  const seen = parent?.seen.get(child)
+  if (!parent || !seen || !child.report) return
+  const points = child.sightings.map((sighting) => sighting.point)
+  lastPoints.set(child.frame, points)
+  const missing = seen.child.visible ? points.filter((point) => !seen.hits.has(key(point))) : []
+  if (missing.length) {
+    const owner = await ownerOf(page, child.frame)
+    const translated = owner ? await evaluateInFrame<Array<Point | null>>(parent.frame, { mode: 'hit', points: missing }, [owner]) : []
+    missing.forEach((point, i) => seen.hits.set(key(point), translated[i] ?? null))
+  }
+  for (const sighting of child.sightings) {
+    const point = seen.hits.get(key(sighting.point))
+    if (point) parent.sightings.push({ ...sighting, point })
+  }
 }
 
 function origin(url: string): string {
@@ -181,29 +240,38 @@ function origin(url: string): string {
 }
 
 /**
- * Observes the page in every visible frame: one evaluate per frame, handles kept for every offered
- * control and scroll container, and the previous snapshot's handles released.
+ * Observes the page in every visible frame and keeps a handle for every offered control and scroll
+ * container. The previous snapshot is released once the new one is taken.
  */
 export async function observe(page: Page, options: ObserveOptions = {}): Promise<Snapshot> {
-  const releasing = options.previous?.dispose()
-  const runs = frameRuns(page)
-  const owners = runs.map((run) => run.owner)
   try {
+    return await observeFrames(page, options.popups ?? [])
+  } finally {
+    // Released after the new snapshot is taken, off its critical path: the renderer would otherwise
+    // handle one release per handle before it gets to the observation.
+    const previous = options.previous
+    if (previous) releaseLater(() => previous.dispose())
+  }
+}
+
+async function observeFrames(page: Page, popups: string[]): Promise<Snapshot> {
+  const runs = frameRuns(page)
+  try {
+    await Promise.all(runs.map((run) => observeRun(page, run)))
     const deepest = Math.max(...runs.map((run) => run.depth))
-    for (let depth = deepest; depth >= 0; depth--) {
-      await Promise.all(runs.filter((run) => run.depth === depth).map((run) => observeRun(page, run)))
+    for (let depth = deepest; depth > 0; depth--) {
+      await Promise.all(runs.filter((run) => run.depth === depth).map((run) => passUp(page, run)))
     }
   } catch (error) {
-    await release(runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles]))
+    void release(runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles]))
     throw error
   } finally {
-    const resolved = await Promise.all(owners)
-    void release(resolved.filter((owner): owner is Handle => owner !== null && owner !== undefined))
+    forgetOwners(page, new Set(runs.map((run) => run.frame)))
   }
 
   const top = runs[0]!
-  const visible = new Set<string>()
-  for (const sighting of top.sightings) visible.add(`${runs.indexOf(sighting.run)}:${sighting.kind}:${sighting.index}`)
+  const shown = new Set<string>()
+  for (const sighting of top.sightings) shown.add(`${runs.indexOf(sighting.run)}:${sighting.kind}:${sighting.index}`)
 
   const topOrigin = origin(top.report!.url)
   const placed: PlacedFrame<Handle>[] = []
@@ -211,25 +279,23 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
   const offsets = new Map<FrameRun, { x: number; y: number }>([[top, { x: 0, y: 0 }]])
   for (const run of runs) {
     const parentOffset = run.parent ? offsets.get(run.parent) : undefined
-    const shown = run === top || (parentOffset !== undefined && run.report !== undefined && run.box?.visible === true)
-    if (!shown || !run.report) {
+    const box = run.parent?.seen.get(run)?.child
+    const visible = run === top || (parentOffset !== undefined && run.report !== undefined && box?.visible === true)
+    if (!visible || !run.report) {
       dropped.push(...run.elementHandles, ...run.scrollHandles)
       continue
     }
-    const offset = run === top ? { x: 0, y: 0 } : { x: parentOffset!.x + run.box!.x, y: parentOffset!.y + run.box!.y }
+    const offset = box && parentOffset ? { x: parentOffset.x + box.x, y: parentOffset.y + box.y } : { x: 0, y: 0 }
     offsets.set(run, offset)
     const index = runs.indexOf(run)
-    const seen = (kind: Sighting['kind'], count: number) => Array.from({ length: count }, (_, i) => visible.has(`${index}:${kind}:${i}`))
+    const seen = (kind: Sighting['kind'], count: number) => Array.from({ length: count }, (_, i) => shown.has(`${index}:${kind}:${i}`))
     const url = run.report.url
-    const frame: ObservedFrame = {
-      url,
-      crossOrigin: run !== top && !url.startsWith('about:') && origin(url) !== topOrigin,
-    }
+    const frame: ObservedFrame = { url, crossOrigin: run !== top && !url.startsWith('about:') && origin(url) !== topOrigin }
     placed.push({
       report: run.report,
       frame,
       offset,
-      ...(run === top ? {} : { box: { x: offset.x, y: offset.y, width: run.box!.width, height: run.box!.height } }),
+      ...(box ? { box: { x: offset.x, y: offset.y, width: box.width, height: box.height } } : {}),
       seen: {
         elements: seen('elements', run.report.elements.length),
         blockers: seen('blockers', run.report.blockers.length),
@@ -240,8 +306,8 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
     })
   }
 
-  const merged = mergeFrames(placed, options.popups ?? [])
-  await Promise.all([release([...dropped, ...merged.unused]), releasing])
+  const merged = mergeFrames(placed, popups)
+  releaseLater(() => release([...dropped, ...merged.unused]))
 
   let disposed = false
   return {

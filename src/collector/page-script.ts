@@ -5,7 +5,12 @@
 export type Point = [number, number]
 export type Rect = { x: number; y: number; width: number; height: number }
 
-export interface ObserveRequest {
+interface BaseRequest {
+  /** Version of this script; a document keeps the version it was given and runs it again. */
+  version: string
+}
+
+export interface ObserveRequest extends BaseRequest {
   mode: 'observe'
   /** Token for this document if it has none yet; node IDs are `<token>:<n>`. */
   docToken: string
@@ -19,7 +24,7 @@ export interface ObserveRequest {
   childPoints: Point[][]
 }
 
-export interface CheckRequest {
+export interface CheckRequest extends BaseRequest {
   mode: 'check'
   nodeId: string
   fingerprint: string
@@ -29,7 +34,7 @@ export interface CheckRequest {
 }
 
 /** Hit-tests points given in the viewport of the iframe passed as the extra argument. */
-export interface HitRequest {
+export interface HitRequest extends BaseRequest {
   mode: 'hit'
   points: Point[]
 }
@@ -299,14 +304,21 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     doc: string
     ids: WeakMap<Element, string>
     next: number
+    /** This function, kept so later calls need not send its source again (see `installedScript`). */
+    run: typeof collectorScript
+    version: string
   }
 
   function registry(token: string | null): Registry | undefined {
     const holder = doc as unknown as Record<symbol, Registry | undefined>
     let found = holder[KEY]
     if (!found && token) {
-      found = { doc: token, ids: new WeakMap(), next: 1 }
+      found = { doc: token, ids: new WeakMap(), next: 1, run: collectorScript, version: request.version }
       Object.defineProperty(doc, KEY, { value: found })
+    }
+    if (found && token) {
+      found.run = collectorScript
+      found.version = request.version
     }
     return found
   }
@@ -946,4 +958,14 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     children,
   }
   return [JSON.stringify(report), ...nodes, ...scrollNodes]
+}
+
+/**
+ * Runs the collector script the document already holds, when it is this version; otherwise answers
+ * 'missing' and the caller sends the whole script. Saves sending and compiling it on every call.
+ */
+export function installedScript(target: Element | null, request: PageRequest, ...owners: Element[]): unknown {
+  const holder = document as unknown as Record<symbol, { run: typeof collectorScript; version: string } | undefined>
+  const found = holder[Symbol.for('puppeteer-agent.collector')]
+  return found && found.version === request.version ? found.run(target, request, ...owners) : 'missing'
 }

@@ -1,0 +1,163 @@
+// Collector benchmark: median time of observe() and the size of the state it produces, on generated
+// pages with a form, a cross-origin iframe, a shadow root and N list items.
+//   node scripts/bench-collector.ts [--runs=15] [--sizes=10,300,3000] [--stagehand=<dir>]
+// With --stagehand, Stagehand's observe() runs on the same pages, interleaved run by run so both see
+// the same machine load. <dir> is a scratch folder (outside this repo) where
+// `npm install @browserbasehq/stagehand@4.4.0` was run; it drives its own Chrome, offline, with a
+// mock model. Its state is the accessibility tree text it sends to the model.
+// Each measured observation follows a 50 ms pause, as one follows a model call in a run: the previous
+// snapshot's handles are released in the background meanwhile.
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import puppeteer from 'puppeteer-core'
+import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from '../src/cli/find-chrome.ts'
+import { observe } from '../src/collector/observe.ts'
+import { modelView } from '../src/collector/merge.ts'
+import type { Snapshot } from '../src/collector/observation.ts'
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '15' }, sizes: { type: 'string', default: '10,300,3000' }, stagehand: { type: 'string' } },
+})
+const runs = Number(values.runs)
+const sizes = values.sizes.split(',').map(Number)
+
+function listPage(items: number, frameUrl: string): string {
+  const rows = Array.from(
+    { length: items },
+    (_, i) =>
+      `<li class="item"><a href="/item/${i}">Item ${i}: a product with a name</a> <span>${(i * 37) % 1000} €, seller ${i % 17}</span> <button type="button">Add</button></li>`,
+  ).join('\n')
+  return `<!doctype html><html><head><title>Bench ${items}</title>
+<style>body{font:14px sans-serif;margin:0 16px} header{position:sticky;top:0;background:#fff;padding:8px 0} iframe{width:420px;height:120px;border:1px solid #ccc}</style></head>
+<body><header><h1>Shop</h1>
+<form name="search" action="/search"><label>Search <input name="q" placeholder="What are you looking for?"></label>
+<select name="sort"><option>Relevance</option><option>Price: low to high</option><option>Newest</option></select>
+<label><input type="checkbox" name="new"> New only</label><button>Search</button></form></header>
+<iframe src="${frameUrl}" title="Consent"></iframe>
+<shop-cart></shop-cart>
+<h2>Results</h2><ul>${rows}</ul>
+<script>
+customElements.define('shop-cart', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<p>Cart: <slot>0 items</slot></p><button part="open">Open cart</button><a href="/checkout">Checkout</a>' }
+})
+</script></body></html>`
+}
+
+const CONSENT = `<!doctype html><html><body style="font:13px sans-serif"><p>We use cookies to improve your experience.</p>
+<button>Accept all</button> <button>Reject all</button> <a href="/privacy">Privacy policy</a></body></html>`
+
+function serve(host: string, handler: (path: string) => string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(handler(new URL(req.url ?? '/', 'http://x').pathname))
+  })
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      resolve({ server, origin: `http://${host}:${typeof address === 'object' && address ? address.port : 0}` })
+    }),
+  )
+}
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, 50))
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** The state the decision model reads: the page fields and the elements without the executor's fields. */
+function stateSize(snapshot: Snapshot): number {
+  const { url, title, text, scroll, omitted, blockers, popups } = snapshot.observation
+  return JSON.stringify({ page: { url, title, text, scroll, omitted, blockers, popups }, elements: snapshot.observation.elements.map(modelView) }).length
+}
+
+/** Stagehand 4.4's observe() on the same URL, with a model that answers at once. */
+interface Rival {
+  open(url: string): Promise<void>
+  observe(): Promise<number>
+  close(): Promise<void>
+}
+
+async function stagehand(dir: string, executablePath: string): Promise<Rival> {
+  const entry = pathToFileURL(join(dir, 'node_modules/@browserbasehq/stagehand/dist/index.mjs')).href
+  const { Stagehand, localBrowser } = (await import(entry)) as any
+  let prompt = ''
+  const instance = await Stagehand.create({
+    browser: await localBrowser.launch({ executablePath, headless: true, args: [...CHROME_FLAGS, '--disable-gpu'], viewport: { width: 1280, height: 800 } }),
+    model: {
+      generate: async (params: any) => {
+        prompt = params.messages.map((message: any) => [message.content].flat().map((part: any) => part.text ?? '').join('')).join('')
+        return { role: 'assistant', outputFormat: 'json_schema', content: [{ type: 'text', text: '{"elements":[]}' }], structuredContent: { elements: [] } }
+      },
+    },
+    logging: { level: 'off' },
+  })
+  const page = (await instance.browser.context.pages())[0] ?? (await instance.browser.context.newPage())
+  return {
+    open: async (url) => void (await page.goto(url)),
+    observe: async () => {
+      await instance.observe('find the interactive elements')
+      return prompt.length
+    },
+    close: () => instance.close(),
+  }
+}
+
+const executablePath = findChrome()
+if (!executablePath) throw new Error(NO_CHROME_MESSAGE)
+const frames = await serve('localhost', () => CONSENT)
+const pages = await serve('127.0.0.1', (path) => listPage(Number(path.slice(1)) || 10, `${frames.origin}/consent`))
+const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROME_FLAGS, '--disable-gpu'] })
+const rival = values.stagehand ? await stagehand(values.stagehand, executablePath) : undefined
+try {
+  const page = await browser.newPage()
+  await page.setViewport({ width: 1280, height: 800 })
+  const rows: string[] = []
+  for (const n of sizes) {
+    const url = `${pages.origin}/${n}`
+    await page.goto(url, { waitUntil: 'load' })
+    await rival?.open(url)
+    let snapshot: Snapshot | undefined
+    for (let i = 0; i < 3; i++) {
+      snapshot = await observe(page, { previous: snapshot })
+      await rival?.observe()
+    }
+    const times: number[] = []
+    const rivalTimes: number[] = []
+    let rivalChars = 0
+    for (let i = 0; i < runs; i++) {
+      await pause()
+      let started = performance.now()
+      snapshot = await observe(page, { previous: snapshot })
+      times.push(performance.now() - started)
+      if (rival) {
+        await pause()
+        started = performance.now()
+        rivalChars = await rival.observe()
+        rivalTimes.push(performance.now() - started)
+      }
+    }
+    const observation = snapshot!.observation
+    const ours = median(times)
+    const theirs = rival ? ` | ${median(rivalTimes).toFixed(1)} ms | ${rivalChars.toLocaleString('en')} | ${(median(rivalTimes) / ours).toFixed(1)}× |` : ' |'
+    rows.push(
+      `| ${n} | ${ours.toFixed(1)} ms | ${stateSize(snapshot!).toLocaleString('en')} | ${JSON.stringify(observation).length.toLocaleString('en')} | ${observation.elements.length} | ${observation.omitted} | ${observation.frames.length}${theirs}`,
+    )
+    await snapshot!.dispose()
+  }
+  console.log(`Chrome ${await browser.version()}, ${runs} runs per size, viewport 1280×800\n`)
+  const rivalColumns = rival ? ' Stagehand 4.4 observe() | Stagehand state (chars) | speed-up |' : ''
+  const rivalRule = rival ? ' --- | --- | --- |' : ''
+  console.log(`| N items | observe() median | model state (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
+  console.log(`| --- | --- | --- | --- | --- | --- | --- |${rivalRule}`)
+  for (const row of rows) console.log(row)
+} finally {
+  await rival?.close()
+  await browser.close()
+  pages.server.close()
+  frames.server.close()
+}
