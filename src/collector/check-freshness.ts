@@ -15,7 +15,13 @@ export interface FreshnessOptions {
 }
 
 function isDocumentGone(error: unknown): boolean {
-  return error instanceof Error && /context was destroyed|Cannot find context|Execution context is not available|Target closed|detached|Session closed/i.test(error.message)
+  // What Chrome and Puppeteer say when the handle's document or frame is gone.
+  return (
+    error instanceof Error &&
+    /context was destroyed|Cannot find context|Execution context is not available|same JavaScript world|Could not find object|Target closed|detached|Session closed/i.test(
+      error.message,
+    )
+  )
 }
 
 /** Follows a point up through the ancestor frames; false when an ancestor covers or clips it. */

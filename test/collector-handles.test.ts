@@ -1,0 +1,45 @@
+import test from 'ava'
+import { useChrome } from './helpers/chrome.ts'
+import { observe } from '../src/collector/observe.ts'
+import type { Snapshot } from '../src/collector/observation.ts'
+
+// A long run must not pile up handles: each observation releases the one before it. The page replaces
+// its controls before every observation, so a handle kept by mistake keeps a detached node alive, and
+// the heap shows it.
+
+const chrome = useChrome(test)
+
+test('200 observations leave no handles behind', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<div id="host"></div><iframe srcdoc="<button>In frame</button>"></iframe>
+    <script>
+      window.rerender = (round) => {
+        document.getElementById('host').innerHTML =
+          Array.from({ length: 20 }, (_, i) => '<button class="probe">Round ' + round + ' button ' + i + '</button>').join('')
+      }
+      rerender(0)
+    </script>`)
+  await page.waitForFrame((frame) => frame.url() === 'about:srcdoc')
+
+  let snapshot: Snapshot | undefined
+  let offered = 0
+  for (let round = 1; round <= 200; round++) {
+    await page.evaluate((n) => (window as unknown as { rerender(n: number): void }).rerender(n), round)
+    snapshot = await observe(page, { previous: snapshot })
+    offered += snapshot.handles.size
+  }
+  t.is(snapshot!.handles.size, 21)
+  t.is(offered, 200 * 21)
+  await snapshot!.dispose()
+  // Releases go out on a later turn; one more round trip after them means the renderer has them all.
+  await new Promise((resolve) => setImmediate(resolve))
+  await page.evaluate(() => 0)
+
+  const session = await page.createCDPSession()
+  await session.send('HeapProfiler.collectGarbage')
+  const prototype = await page.evaluateHandle(() => HTMLButtonElement.prototype)
+  const buttons = await page.queryObjects(prototype)
+  const alive = await buttons.evaluate((list) => list.length)
+  // 20 buttons in the page now; a leak would keep thousands of detached ones.
+  t.true(alive <= 40, `${alive} button objects are alive`)
+})
