@@ -26,14 +26,21 @@ const INSTRUCTIONS = [
   'Reply with exactly one JSON object {"text": "..."} and nothing else.',
 ].join('\n')
 
-export async function writeText(input: {
+export interface WriteTextInput {
   goal: string
   observation: Observation
   target: ObservedElement
   recent: RecentAction[]
   settings: Settings
   ledger: Ledger
-}): Promise<{ text: string; textMs: number }> {
+}
+
+export interface WrittenText {
+  text: string
+  textMs: number
+}
+
+export async function writeText(input: WriteTextInput): Promise<WrittenText> {
   const started = performance.now()
   const { observation, target } = input
   const prompt = JSON.stringify({

@@ -1,7 +1,9 @@
 import type { Page } from 'puppeteer-core'
 import type { BlockedReason, DialogRecord, PendingAction, TraceEntry } from '../../types/index.d.ts'
 import type { Observation, ObservedElement, Snapshot } from '../collector/observation.ts'
+import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
+import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
 import { BlockedError, toError } from '../errors.ts'
 import { act, type ActionOutcome, type CheckFreshness } from '../executor/act.ts'
 import { watchActivity } from '../executor/page-activity.ts'
@@ -22,22 +24,8 @@ export const RISK_THRESHOLD = 0.5
 export interface GoalParts {
   observe: Observe
   checkFreshness: CheckFreshness
-  decideStep(input: {
-    goal: string
-    observation: Observation
-    recent: RecentAction[]
-    settings: Settings
-    ledger: Ledger
-    exclude?: ReadonlySet<string>
-  }): Promise<Decision>
-  writeText(input: {
-    goal: string
-    observation: Observation
-    target: ObservedElement
-    recent: RecentAction[]
-    settings: Settings
-    ledger: Ledger
-  }): Promise<{ text: string; textMs: number }>
+  decideStep(input: DecideStepInput): Promise<Decision>
+  writeText(input: WriteTextInput): Promise<WrittenText>
 }
 
 export interface LoopOutcome {
