@@ -5,7 +5,8 @@ import { mergeSettings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
 import { callDecisionModel } from '../src/models/call-decision-model.ts'
 import { recordingModel, type CapturedCall, type RecordedRequest } from '../scripts/benchmark/recording.ts'
-import { readAnswers, referenceOf, replayOne, requestOf } from '../scripts/benchmark/replay.ts'
+import { readDecision } from '../src/decision/decide-step.ts'
+import { referenceOf, replayOne, requestOf } from '../scripts/benchmark/replay.ts'
 
 const settings = mergeSettings({ maxRetries: 0, timeout: 5_000 })
 
@@ -126,7 +127,7 @@ test('the recording model captures the state and questions of each answered requ
     purpose: 'decision',
     state: request.state,
     questions: request.questions,
-    read: (reply) => readAnswers(request, reply),
+    read: (reply) => readDecision(request, reply),
   })
   t.like(decision, { operation: 'CLICK', target: 'e2', confidence: 0.8 })
   t.is(calls.length, 1)

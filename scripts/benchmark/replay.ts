@@ -1,16 +1,14 @@
 import type { Operation } from '../../types/index.d.ts'
-import { checkBoolean, checkChoice } from '../../src/decision/check-answers.ts'
+import { readDecision } from '../../src/decision/decide-step.ts'
 import type { Decision } from '../../src/decision/decision.ts'
 import {
-  ELEMENT_TARGET_OPERATIONS,
   OPERATION_QUESTION,
-  RISK_QUESTION,
   type DecisionRequest,
   type TargetChoice,
   type TargetHead,
 } from '../../src/decision/decision-request.ts'
 import { decideWithText } from '../../src/decision/text-decision.ts'
-import { callDecisionModel, type DecisionReply } from '../../src/models/call-decision-model.ts'
+import { callDecisionModel } from '../../src/models/call-decision-model.ts'
 import type { Settings } from '../../src/options.ts'
 import { createLedger } from '../../src/profiling/ledger.ts'
 import { messageOf } from '../common/message.ts'
@@ -52,26 +50,11 @@ export function requestOf(recorded: Pick<RecordedRequest, 'state' | 'questions'>
   return { state: recorded.state, questions: recorded.questions, operations, heads }
 }
 
-/** The agent's reading of a decision model's answers: the operation head, the head it selects, the risk. */
-export function readAnswers(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
-  const { answers, rounding, model } = reply
-  const operation = checkChoice(answers, OPERATION_QUESTION, request.operations, rounding, model)
-  const decision: Omit<Decision, 'decisionMs'> = { operation: operation.choice as Operation, confidence: operation.confidence }
-  const head = request.heads[decision.operation]
-  if (!head) return decision
-  const target = checkChoice(answers, head.question, [...head.options.keys()], rounding, model)
-  const picked = head.options.get(target.choice)!
-  decision.target = picked.target
-  if (picked.option !== undefined) decision.option = picked.option
-  if (ELEMENT_TARGET_OPERATIONS.has(decision.operation)) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
-  return decision
-}
-
 /** What the live model chose, read the way the run read it; undefined when the run could not use it. */
 export function referenceOf(recorded: RecordedRequest): ReferenceAnswer | undefined {
   try {
     const reply = { answers: recorded.answers, rounding: recorded.rounding, model: { provider: 'recording', modelId: recorded.model } }
-    return answerOf(readAnswers(requestOf(recorded), reply))
+    return answerOf(readDecision(requestOf(recorded), reply))
   } catch {
     return undefined
   }
@@ -97,7 +80,7 @@ export async function replayOne(decider: Decider, recorded: RecordedRequest, set
             purpose: 'decision',
             state: request.state,
             questions: request.questions,
-            read: (reply) => readAnswers(request, reply),
+            read: (reply) => readDecision(request, reply),
           })
     const answer = answerOf(decision)
     return { ...base, ms: elapsed(started), answered: true, ...answer, ...agreement(answer, referenceOf(recorded)) }

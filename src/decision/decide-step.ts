@@ -49,7 +49,8 @@ export async function decideStep(input: DecideStepInput): Promise<Decision> {
   return { ...chosen, decisionMs: Math.round(performance.now() - started) }
 }
 
-function readDecision(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
+/** The run's reading of a decision model's reply: the operation head, the head it selects, and the risk. */
+export function readDecision(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
   const { answers, rounding, model } = reply
   const operation = checkChoice(answers, OPERATION_QUESTION, request.operations, rounding, model)
   const decision: Omit<Decision, 'decisionMs'> = {
