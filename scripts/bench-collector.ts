@@ -1,6 +1,6 @@
 // Collector benchmark: median time of observe() and the size of the state it produces, on generated
 // pages with a form, a cross-origin iframe, a shadow root and N list items.
-//   node scripts/bench-collector.ts [--runs=15] [--sizes=10,300,3000] [--stagehand=<dir>]
+//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--stagehand=<dir>]
 // With --stagehand, Stagehand's observe() runs on the same pages, interleaved run by run so both see
 // the same machine load. <dir> is a scratch folder (outside this repo) where
 // `npm install @browserbasehq/stagehand@4.4.0` was run; it drives its own Chrome, offline, with a
@@ -103,7 +103,11 @@ async function stagehand(dir: string, executablePath: string): Promise<Rival> {
       await instance.observe('find the interactive elements')
       return prompt.length
     },
-    close: () => instance.close(),
+    close: async () => {
+      await instance.close()
+      // Closing the session leaves a launched browser running; this ends it.
+      await instance.browser.close()
+    },
   }
 }
 
@@ -119,8 +123,10 @@ try {
   const rows: string[] = []
   for (const n of sizes) {
     const url = `${pages.origin}/${n}`
+    process.stderr.write(`N=${n}: opening\n`)
     await page.goto(url, { waitUntil: 'load' })
     await rival?.open(url)
+    process.stderr.write(`N=${n}: measuring\n`)
     let snapshot: Snapshot | undefined
     for (let i = 0; i < 3; i++) {
       snapshot = await observe(page, { previous: snapshot })
@@ -143,6 +149,7 @@ try {
     }
     const observation = snapshot!.observation
     const ours = median(times)
+    process.stderr.write(`N=${n}: done\n`)
     const theirs = rival ? ` | ${median(rivalTimes).toFixed(1)} ms | ${rivalChars.toLocaleString('en')} | ${(median(rivalTimes) / ours).toFixed(1)}× |` : ' |'
     rows.push(
       `| ${n} | ${ours.toFixed(1)} ms | ${stateSize(snapshot!).toLocaleString('en')} | ${JSON.stringify(observation).length.toLocaleString('en')} | ${observation.elements.length} | ${observation.omitted} | ${observation.frames.length}${theirs}`,

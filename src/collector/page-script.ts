@@ -180,7 +180,29 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
 
   // ------------------------------------------------------------ visibility
 
+  // Layout does not change during one call: each box and each visibility answer is read once.
+  const boxes = new Map<Element, DOMRect>()
+  const renderedAnswers = new Map<Element, boolean>()
+
+  function boxOf(el: Element): DOMRect {
+    let box = boxes.get(el)
+    if (!box) {
+      box = el.getBoundingClientRect()
+      boxes.set(el, box)
+    }
+    return box
+  }
+
   function rendered(el: Element): boolean {
+    let answer = renderedAnswers.get(el)
+    if (answer === undefined) {
+      answer = renderedNow(el)
+      renderedAnswers.set(el, answer)
+    }
+    return answer
+  }
+
+  function renderedNow(el: Element): boolean {
     if (typeof el.checkVisibility === 'function') {
       return el.checkVisibility({ opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true } as CheckVisibilityOptions)
     }
@@ -281,7 +303,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
 
   /** Rendered, in the viewport, not hidden from users, and reached by hit-testing at its centre. */
   function visibility(el: Element): Seen {
-    const rect = el.getBoundingClientRect()
+    const rect = boxOf(el)
     if (rect.width <= 0 || rect.height <= 0) return { reason: 'hidden' }
     const at = centre(rect)
     if (!at) return { reason: 'offscreen' }
@@ -705,7 +727,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
 
   /** Translates points from a child iframe's viewport into this one, keeping those that hit the iframe. */
   function hitThrough(owner: Element, points: Point[]): ChildReport {
-    const rect = owner.getBoundingClientRect()
+    const rect = boxOf(owner)
     const style = getComputedStyle(owner)
     const x = rect.left + owner.clientLeft + (parseFloat(style.paddingLeft) || 0)
     const y = rect.top + owner.clientTop + (parseFloat(style.paddingTop) || 0)
@@ -805,7 +827,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     // Cheap first cut: most controls of a long page are outside the viewport. A checkbox or radio may
     // be moved off-screen on purpose and be offered through its label.
     if (!labelled) {
-      const rect = el.getBoundingClientRect()
+      const rect = boxOf(el)
       if (rect.bottom <= 0 || rect.right <= 0 || rect.top >= vh || rect.left >= vw) continue
     }
     if (disabled(el)) continue
@@ -857,7 +879,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     if (!parent) continue
     let seen = parentSeen.get(parent)
     if (seen === undefined) {
-      const rect = parent.getBoundingClientRect()
+      const rect = boxOf(parent)
       if (rect.width === 0 && rect.height === 0 && boxless(parent)) {
         // No box of its own: judge the text by its own box and the nearest ancestor that has one.
         const holder = boxed(parent)
@@ -887,7 +909,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     text += joined || !text ? piece : ` ${piece}`
     previous = { parent, endsInSpace: /\s$/.test(data) }
     if (!captcha && CAPTCHA.test(piece)) {
-      const box = parent.getBoundingClientRect()
+      const box = boxOf(parent)
       captcha = { kind: 'captcha', text: clip(piece, 80), rect: round(box), at: centre(box) ?? [0, 0] }
     }
   }
