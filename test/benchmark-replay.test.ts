@@ -1,5 +1,5 @@
 import test from 'ava'
-import { MockLanguageModelV4 } from 'ai/test'
+import type { MockLanguageModelV4 } from 'ai/test'
 import type { Experimental_DecisionModelV4, Experimental_DecisionModelV4Answer } from '@ai-sdk/provider'
 import { mergeSettings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
@@ -7,6 +7,8 @@ import { callDecisionModel } from '../src/models/call-decision-model.ts'
 import { recordingModel, type CapturedCall, type RecordedRequest } from '../scripts/benchmark/recording.ts'
 import { readDecision } from '../src/decision/decide-step.ts'
 import { referenceOf, replayOne, requestOf } from '../scripts/benchmark/replay.ts'
+import { decisionModel as recordingDecisionModel } from './helpers/decision-models.ts'
+import { promptOf, replyingModel, tokenUsage } from './helpers/language-models.ts'
 
 const settings = mergeSettings({ maxRetries: 0, timeout: 5_000 })
 
@@ -45,27 +47,13 @@ function recorded(fields: Partial<RecordedRequest> = {}): RecordedRequest {
   }
 }
 
+/** A decision model answering every request with `reply()`, without usage. */
 function decisionModel(reply: () => Record<string, Experimental_DecisionModelV4Answer>): Experimental_DecisionModelV4 {
-  return {
-    specificationVersion: 'v4',
-    provider: 'test',
-    modelId: 'scripted',
-    supportedQuestionTypes: ['choice', 'boolean'],
-    async doDecide() {
-      return { answers: reply(), warnings: [] }
-    },
-  }
+  return recordingDecisionModel(() => ({ answers: reply(), warnings: [] })).model
 }
 
 function textModel(reply: object): MockLanguageModelV4 {
-  return new MockLanguageModelV4({
-    doGenerate: {
-      content: [{ type: 'text', text: JSON.stringify(reply) }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
-      warnings: [],
-    },
-  })
+  return replyingModel([reply], { usage: tokenUsage(10, 5) })
 }
 
 test('the request is rebuilt from the recorded questions: operations, target heads, SELECT options', (t) => {
@@ -108,7 +96,7 @@ test('a language model answers the same state and questions through the decision
   const model = textModel({ operation: 'CLICK', target: 'e2', risky: false })
   const result = await replayOne({ name: 'mock/text', model, kind: 'language' }, recorded(), settings)
   t.like(result, { decider: 'mock/text', kind: 'language', answered: true, operation: 'CLICK', target: 'e2', sameOperationAndTarget: true })
-  const prompt = JSON.stringify(model.doGenerateCalls[0]!.prompt)
+  const prompt = promptOf(model)
   t.true(prompt.includes('Open the second story'))
   t.true(prompt.includes('click_target'))
   const wrong = await replayOne({ name: 'mock/text', model: textModel({ operation: 'CLICK', target: 'e9', risky: false }), kind: 'language' }, recorded(), settings)

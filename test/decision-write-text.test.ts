@@ -1,15 +1,13 @@
 import test from 'ava'
 import { MockLanguageModelV4 } from 'ai/test'
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider'
-import type { Observation, ObservedElement } from '../src/collector/observation.ts'
 import { mergeSettings, type Settings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
 import { writeText } from '../src/decision/write-text.ts'
+import { textResult, tokenUsage } from './helpers/language-models.ts'
+import { observedElement, pageObservation } from './helpers/observations.ts'
 
-const field: ObservedElement = {
-  id: 'e2',
-  nodeId: 'n2',
-  frame: 0,
+const field = observedElement('e2', {
   role: 'textbox',
   name: 'Search',
   tag: 'input',
@@ -18,33 +16,17 @@ const field: ObservedElement = {
   operations: ['type'],
   form: { name: 'search', fields: { category: 'cars' } },
   nearby: 'Find anything',
-  rect: { x: 0, y: 0, width: 100, height: 20 },
-  fingerprint: 'f',
-}
+})
 
-const observation: Observation = {
-  url: 'https://shop.test/',
-  title: 'Shop',
-  text: 'Find anything',
-  elements: [field],
-  omitted: 0,
-  blockers: [],
-  scroll: [],
-  frames: [{ url: 'https://shop.test/', crossOrigin: false }],
-  popups: [],
-  signature: 's',
-}
+const observation = pageObservation({ url: 'https://shop.test/', title: 'Shop', text: 'Find anything', elements: [field], signature: 's' })
 
+/** The model's reply: `text`, or no content at all for '', with 40 input and 8 output tokens. */
 function result(text: string, finish: 'stop' | 'length' = 'stop'): LanguageModelV4GenerateResult {
-  return {
-    content: text === '' ? [] : [{ type: 'text', text }],
+  return textResult(text, {
+    ...(text === '' && { content: [] }),
     finishReason: { unified: finish, raw: finish },
-    usage: {
-      inputTokens: { total: 40, noCache: 40, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 8, text: 8, reasoning: undefined },
-    },
-    warnings: [],
-  }
+    usage: tokenUsage(40, 8),
+  })
 }
 
 function write(reply: string | LanguageModelV4GenerateResult, settings: Partial<Settings> = {}) {

@@ -1,48 +1,30 @@
 import test from 'ava'
 import { InvalidResponseDataError, NoObjectGeneratedError } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
-import type {
-  Experimental_DecisionModelV4,
-  Experimental_DecisionModelV4Answer,
-  Experimental_DecisionModelV4CallOptions,
-  Experimental_DecisionModelV4Result,
-  LanguageModelV4GenerateResult,
-} from '@ai-sdk/provider'
-import type { Observation, ObservedElement } from '../src/collector/observation.ts'
+import type { Experimental_DecisionModelV4Answer, Experimental_DecisionModelV4Result } from '@ai-sdk/provider'
+import type { Observation } from '../src/collector/observation.ts'
 import { mergeSettings, type Settings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import { decideStep } from '../src/decision/decide-step.ts'
 import { sumTolerance } from '../src/decision/check-answers.ts'
 import type { RecentAction } from '../src/decision/decision.ts'
+import { decisionModel, distribution } from './helpers/decision-models.ts'
+import { promptOf, textResult, tokenUsage } from './helpers/language-models.ts'
+import { observedElement, pageObservation } from './helpers/observations.ts'
 
 // ---------------------------------------------------------------- fixtures
 
-function element(id: string, fields: Partial<ObservedElement>): ObservedElement {
-  return {
-    id,
-    nodeId: `n-${id}`,
-    frame: 0,
-    role: 'button',
-    name: id,
-    tag: 'button',
-    operations: ['click'],
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    fingerprint: id,
-    ...fields,
-  }
-}
-
 function observation(overrides: Partial<Observation> = {}): Observation {
-  return {
+  return pageObservation({
     url: 'https://shop.test/',
     title: 'Shop',
     text: 'Welcome to the shop',
     elements: [
-      element('e1', { role: 'link', name: 'Home', tag: 'a' }),
-      element('e2', { role: 'textbox', name: 'Search', tag: 'input', type: 'search', value: '', operations: ['type'], form: { name: 'search', fields: {} } }),
-      element('e3', { name: 'Go', operations: ['click', 'submit'], form: { name: 'search', fields: { q: '' } } }),
-      element('e4', {
+      observedElement('e1', { role: 'link', name: 'Home', tag: 'a' }),
+      observedElement('e2', { role: 'textbox', name: 'Search', tag: 'input', type: 'search', value: '', operations: ['type'], form: { name: 'search', fields: {} } }),
+      observedElement('e3', { name: 'Go', operations: ['click', 'submit'], form: { name: 'search', fields: { q: '' } } }),
+      observedElement('e4', {
         role: 'combobox',
         name: 'Sort',
         tag: 'select',
@@ -53,22 +35,17 @@ function observation(overrides: Partial<Observation> = {}): Observation {
         ],
       }),
     ],
-    omitted: 0,
-    blockers: [],
     scroll: [{ id: 'page', name: 'page', up: false, down: true }],
-    frames: [{ url: 'https://shop.test/', crossOrigin: false }],
-    popups: [],
     signature: 'sig',
     ...overrides,
-  }
+  })
 }
 
 const OFFERED = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT', 'SCROLL_DOWN', 'WAIT', 'DONE', 'BLOCKED']
 
 /** A distribution over `ids` where `chosen` gets `p` and the others share the rest. */
 function dist(ids: string[], chosen: string, p = 0.79): Record<string, number> {
-  const rest = (1 - p) / (ids.length - 1)
-  return Object.fromEntries(ids.map((id) => [id, id === chosen ? p : rest]))
+  return distribution(ids, chosen, p)
 }
 
 function choice(ids: string[], chosen: string, p?: number): Experimental_DecisionModelV4Answer {
@@ -89,20 +66,9 @@ function answers(overrides: Record<string, unknown> = {}): Record<string, Experi
   }
 }
 
-function decisionModel(reply: Partial<Experimental_DecisionModelV4Result> | (() => Partial<Experimental_DecisionModelV4Result>)) {
-  const calls: Experimental_DecisionModelV4CallOptions[] = []
-  const model: Experimental_DecisionModelV4 = {
-    specificationVersion: 'v4',
-    provider: 'mockprov',
-    modelId: 'mock-1',
-    supportedQuestionTypes: ['choice', 'score', 'boolean'],
-    doDecide: async (options) => {
-      calls.push(options)
-      const result = typeof reply === 'function' ? reply() : reply
-      return { answers: {}, warnings: [], usage: { inputTokens: 50, outputTokens: 5 }, ...result }
-    },
-  }
-  return { model, calls }
+/** A decision model whose every answer is `reply`, with 50 input and 5 output tokens unless it says otherwise. */
+function decider(reply: Partial<Experimental_DecisionModelV4Result>) {
+  return decisionModel({ answers: {}, warnings: [], usage: { inputTokens: 50, outputTokens: 5 }, ...reply })
 }
 
 function step(settings: Partial<Settings>, extra: { exclude?: ReadonlySet<string>; recent?: RecentAction[]; observation?: Observation } = {}) {
@@ -122,13 +88,13 @@ function step(settings: Partial<Settings>, extra: { exclude?: ReadonlySet<string
 }
 
 async function decideWith(reply: Partial<Experimental_DecisionModelV4Result>) {
-  const { model, calls } = decisionModel(reply)
+  const { model, calls } = decider(reply)
   const { run, ledger } = step({ decisions: model })
   return { decision: await run(), calls, ledger }
 }
 
 async function rejectWith(t: import('ava').ExecutionContext, reply: Partial<Experimental_DecisionModelV4Result>, message: RegExp) {
-  const { model, calls } = decisionModel(reply)
+  const { model, calls } = decider(reply)
   const error = await t.throwsAsync(step({ decisions: model }).run())
   t.regex(error!.message, message)
   t.is(calls.length, 1, 'an invalid answer is never retried')
@@ -419,7 +385,7 @@ test('rejects invalid rounding decimals', async (t) => {
 })
 
 test('invalid answers keep their usage in the ledger', async (t) => {
-  const { model } = decisionModel({ answers: answers({ operation: { type: 'refusal' } }), providerMetadata: { gateway: { cost: '0.002' } } })
+  const { model } = decider({ answers: answers({ operation: { type: 'refusal' } }), providerMetadata: { gateway: { cost: '0.002' } } })
   const { run, ledger } = step({ decisions: model })
   await t.throwsAsync(run())
   t.like(ledger.calls[0], { inputTokens: 50, outputTokens: 5, usd: 0.002 })
@@ -427,20 +393,8 @@ test('invalid answers keep their usage in the ledger', async (t) => {
 
 // ---------------------------------------------------------------- decisions: false
 
-function textResult(text: string): LanguageModelV4GenerateResult {
-  return {
-    content: [{ type: 'text', text }],
-    finishReason: { unified: 'stop', raw: 'stop' },
-    usage: {
-      inputTokens: { total: 300, noCache: 300, cacheRead: undefined, cacheWrite: undefined },
-      outputTokens: { total: 20, text: 20, reasoning: undefined },
-    },
-    warnings: [],
-  }
-}
-
 function textDecider(reply: string) {
-  const model = new MockLanguageModelV4({ doGenerate: textResult(reply) })
+  const model = new MockLanguageModelV4({ doGenerate: textResult(reply, { usage: tokenUsage(300, 20) }) })
   return { model, ...step({ decisions: false, text: model }) }
 }
 
@@ -453,7 +407,7 @@ test('decisions: false asks the text model the same state and questions', async 
   t.is(decision.targetConfidence, undefined)
   t.is(model.doGenerateCalls.length, 1)
   t.like(ledger.calls[0], { purpose: 'decision', inputTokens: 300 })
-  const prompt = JSON.stringify(model.doGenerateCalls[0]!.prompt)
+  const prompt = promptOf(model)
   const request = buildDecisionRequest({ goal: 'Sort the results by price', observation: observation(), recent: [] })
   t.true(prompt.includes(JSON.stringify(JSON.stringify({ state: request.state, questions: request.questions })).slice(1, -1)))
   t.is(model.doGenerateCalls[0]!.reasoning, 'none')

@@ -8,6 +8,7 @@ import { watchPageEvents } from '../src/executor/page-events.ts'
 import { settle, SETTLE_BOUNDS } from '../src/executor/settle.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { observedElement } from './helpers/observations.ts'
 
 // The executor in real Chrome. The freshness guard here is a stand-in that only asks whether the node
 // is still in the document: the collector's guard has its own tests.
@@ -33,21 +34,6 @@ const connected: CheckFreshness = async (snapshot, id) => {
   const handle = snapshot.handles.get(id)
   const alive = handle ? await handle.evaluate((element) => element.isConnected).catch(() => false) : false
   return alive && handle ? { fresh: true, handle } : { fresh: false, reason: 'the node is no longer in the document' }
-}
-
-function observed(id: string, extra: Partial<ObservedElement> = {}): ObservedElement {
-  return {
-    id,
-    nodeId: `n-${id}`,
-    frame: 0,
-    role: 'button',
-    name: id,
-    tag: 'button',
-    operations: ['click'],
-    rect: { x: 0, y: 0, width: 1, height: 1 },
-    fingerprint: id,
-    ...extra,
-  }
 }
 
 async function snapshotOf(page: Page, selectors: Record<string, string>, scroll: Record<string, string> = {}): Promise<Snapshot> {
@@ -183,7 +169,7 @@ test('TYPE_TEXT requires the target to still hold keyboard focus when the text g
 
 test('SELECT chooses an option of a native select and fires change', async (t) => {
   const page = await open(t)
-  const element = observed('e1', {
+  const element = observedElement('e1', {
     tag: 'select',
     role: 'combobox',
     operations: ['select'],
@@ -198,7 +184,7 @@ test('SELECT chooses an option of a native select and fires change', async (t) =
 
 test('SELECT clicks the option of an ARIA listbox', async (t) => {
   const page = await open(t)
-  const element = observed('e1', {
+  const element = observedElement('e1', {
     tag: 'div',
     role: 'listbox',
     operations: ['select'],
@@ -213,7 +199,7 @@ test('SELECT clicks the option of an ARIA listbox', async (t) => {
 
 test('SELECT of an option the target does not offer fails', async (t) => {
   const page = await open(t)
-  const element = observed('e1', { tag: 'select', options: [{ id: 'o1', label: 'Small', value: 's', selected: true }] })
+  const element = observedElement('e1', { tag: 'select', options: [{ id: 'o1', label: 'Small', value: 's', selected: true }] })
   await t.throwsAsync(run(page, await snapshotOf(page, { e1: '#size' }), decide('SELECT', 'e1', 'o9'), { element }), {
     message: /option o9, which e1 does not offer/,
   })

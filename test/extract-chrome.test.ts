@@ -4,8 +4,9 @@ import agent from '../src/index.ts'
 import { UsageError } from '../src/errors.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { promptOf } from './helpers/language-models.ts'
 import { CASES, CATALOG_PATH, typeIntoSearch } from './fixtures/extract/cases.ts'
-import { promptOf, textModel } from './fixtures/extract/text-model.ts'
+import { textModel } from './fixtures/extract/text-model.ts'
 import { takeOutline } from '../src/extract/page-outline.ts'
 
 const chrome = useChrome(test)

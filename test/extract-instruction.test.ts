@@ -4,10 +4,11 @@ import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import { UsageError } from '../src/errors.ts'
 import { RULES_MATCHED_NOTHING, UNUSABLE_RULES } from '../src/extract/rule-writer.ts'
+import { domPage } from './helpers/dom-page.ts'
 import { FIXTURES } from './helpers/fixture-server.ts'
-import { makeDom, runInDom } from './helpers/jsdom.ts'
+import { promptOf } from './helpers/language-models.ts'
 import { CATALOG_PATH } from './fixtures/extract/cases.ts'
-import { promptOf, textModel } from './fixtures/extract/text-model.ts'
+import { textModel } from './fixtures/extract/text-model.ts'
 
 const ORIGIN = 'http://127.0.0.1:4321'
 const BASE = `${ORIGIN}/extract/shop/`
@@ -15,15 +16,7 @@ const html = readFileSync(`${FIXTURES}${CATALOG_PATH.slice(1)}`, 'utf8')
 
 /** The catalog in jsdom behind a Page-like `evaluate`, counting evaluations. */
 function catalog(): Page & { evaluations: number } {
-  const dom = makeDom(html, { url: `${ORIGIN}${CATALOG_PATH}` })
-  const page = {
-    evaluations: 0,
-    async evaluate(fn: (...args: any[]) => unknown, ...args: unknown[]) {
-      page.evaluations++
-      return runInDom(dom, fn, ...args)
-    },
-  }
-  return page as unknown as Page & { evaluations: number }
+  return domPage(html, { url: `${ORIGIN}${CATALOG_PATH}` })
 }
 
 const PRODUCTS_REPLY = {

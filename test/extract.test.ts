@@ -2,20 +2,7 @@ import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import { UsageError } from '../src/errors.ts'
-import { makeDom, runInDom } from './helpers/jsdom.ts'
-
-/** A page whose `evaluate` runs the function in jsdom, as Puppeteer would in Chrome. */
-function domPage(html: string): Page & { evaluations: number } {
-  const dom = makeDom(html)
-  const page = {
-    evaluations: 0,
-    async evaluate(fn: (...args: any[]) => unknown, ...args: unknown[]) {
-      page.evaluations++
-      return runInDom(dom, fn, ...args)
-    },
-  }
-  return page as unknown as Page & { evaluations: number }
-}
+import { domPage } from './helpers/dom-page.ts'
 
 const HTML = '<h1>Hello</h1><p class="n">42</p>'
 

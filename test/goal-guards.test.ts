@@ -5,34 +5,22 @@ import { identify, NoChangeGuard, StaleGuard } from '../src/goal/progress-guards
 import { lockPage } from '../src/goal/page-lock.ts'
 import { UsageError } from '../src/errors.ts'
 import type { Page } from 'puppeteer-core'
+import { observedElement, pageObservation } from './helpers/observations.ts'
 
 function element(id: string, nodeId: string, name = `button ${nodeId}`): ObservedElement {
-  return {
-    id,
-    nodeId,
-    frame: 0,
-    role: 'button',
-    name,
-    tag: 'button',
-    operations: ['click'],
-    rect: { x: 0, y: 0, width: 10, height: 10 },
-    fingerprint: `${nodeId}:${name}`,
-  }
+  return observedElement(id, { nodeId, name })
 }
 
 function observation(signature: string, elements: ObservedElement[] = [], blockers: Blocker[] = []): Observation {
-  return {
+  return pageObservation({
     url: 'http://127.0.0.1/',
     title: 't',
-    text: '',
     elements,
-    omitted: 0,
     blockers,
     scroll: [{ id: 'page', name: 'page', up: false, down: true }],
     frames: [{ url: 'http://127.0.0.1/', crossOrigin: false }, { url: 'http://localhost/frame', crossOrigin: true }],
-    popups: [],
     signature,
-  }
+  })
 }
 
 const rect = { x: 0, y: 0, width: 10, height: 10 }

@@ -4,7 +4,7 @@ import agent from '../src/index.ts'
 import { log } from '../src/profiling/log.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
-import { evaluatorModel, scriptedModel, textDecider, textModel, type ScriptStep } from './goal-scripted-model.ts'
+import { evaluatorModel, scriptedModel, textDecider, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 
 // page.goal() end to end in real Chrome: the collector, the decision client with a scripted decision
 // model, the executor and the loop, on small local sites.

@@ -5,7 +5,7 @@ import { UsageError } from '../src/errors.ts'
 import type { GoalResult, PendingAction } from '../types/index.d.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
-import { scriptedModel, textModel, type ScriptStep } from './goal-scripted-model.ts'
+import { scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 
 // Every way a goal stops: each BlockedError reason, the budgets, the signal, failures as thrown, and
 // the calls that are refused before anything runs.

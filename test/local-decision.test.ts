@@ -4,6 +4,7 @@ import { createLocalDecisionModel } from '../src/local/index.ts'
 import { decideStep } from '../src/decision/decide-step.ts'
 import { mergeSettings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
+import { observedElement, pageObservation } from './helpers/observations.ts'
 
 const model = createLocalDecisionModel()
 const GOAL = 'Search for "trail shoes" and open the first result'
@@ -236,34 +237,18 @@ test('stops at once when the request is aborted', async (t) => {
 })
 
 test('answers the goal loop\'s own request: decideStep with decisions: \'local\' passes the answer checks', async (t) => {
-  const rect = { x: 0, y: 0, width: 100, height: 20 }
-  const element = (id: string, role: string, name: string, operations: ('click' | 'type' | 'submit' | 'select')[], tag = 'a') => ({
-    id,
-    nodeId: `n-${id}`,
-    frame: 0,
-    role,
-    name,
-    tag,
-    operations,
-    rect,
-    fingerprint: id,
-  })
-  const observation = {
+  const observation = pageObservation({
     url: 'http://shop.test/',
     title: 'Trailhead Outfitters',
     text: 'Trailhead Outfitters. Gear for the trail.',
     elements: [
-      element('e1', 'link', 'Shoes', ['click']),
-      element('e2', 'searchbox', 'Search products', ['click', 'type', 'submit'], 'input'),
-      element('e3', 'button', 'Search', ['click', 'submit'], 'button'),
+      observedElement('e1', { role: 'link', name: 'Shoes', tag: 'a' }),
+      observedElement('e2', { role: 'searchbox', name: 'Search products', tag: 'input', operations: ['click', 'type', 'submit'] }),
+      observedElement('e3', { name: 'Search', operations: ['click', 'submit'] }),
     ],
-    omitted: 0,
-    blockers: [],
     scroll: [{ id: 'page', name: 'page', up: false, down: true }],
-    frames: [{ url: 'http://shop.test/', crossOrigin: false }],
-    popups: [],
     signature: 'home',
-  }
+  })
   const ledger = createLedger()
   const decision = await decideStep({
     goal: GOAL,

@@ -5,6 +5,7 @@ import { createLocalLanguageModel } from '../src/local/index.ts'
 import { writeText } from '../src/decision/write-text.ts'
 import { mergeSettings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
+import { observedElement, pageObservation } from './helpers/observations.ts'
 
 const model = createLocalLanguageModel()
 const textValue = Output.object({ schema: z.object({ text: z.string() }) })
@@ -48,19 +49,8 @@ test('streams the same answer', async (t) => {
 })
 
 test('answers the goal loop\'s own TYPE_TEXT request: writeText with text: \'local\'', async (t) => {
-  const observation = {
-    url: 'http://shop.test/',
-    title: 'Shop',
-    text: 'Shop',
-    elements: [],
-    omitted: 0,
-    blockers: [],
-    scroll: [],
-    frames: [],
-    popups: [],
-    signature: 's',
-  }
-  const target = { id: 'e2', nodeId: 'n2', frame: 0, role: 'searchbox', name: 'Search products', tag: 'input', operations: ['type' as const], rect: { x: 0, y: 0, width: 1, height: 1 }, fingerprint: 'f' }
+  const observation = pageObservation({ url: 'http://shop.test/', title: 'Shop', text: 'Shop', frames: [], signature: 's' })
+  const target = observedElement('e2', { role: 'searchbox', name: 'Search products', tag: 'input', operations: ['type'] })
   const written = await writeText({
     goal: 'Search for "trail shoes" and open the first result',
     observation,

@@ -2,12 +2,7 @@ import test from 'ava'
 import { APICallError, InvalidResponseDataError, NoObjectGeneratedError } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { GatewayAuthenticationError, GatewayRateLimitError } from '@ai-sdk/gateway'
-import type {
-  Experimental_DecisionModelV4,
-  Experimental_DecisionModelV4CallOptions,
-  Experimental_DecisionModelV4Result,
-  LanguageModelV4GenerateResult,
-} from '@ai-sdk/provider'
+import type { Experimental_DecisionModelV4, Experimental_DecisionModelV4Result, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { mergeSettings, type Settings } from '../src/options.ts'
 import { createLedger, summarizeCost } from '../src/profiling/ledger.ts'
@@ -17,25 +12,10 @@ import { isRetryable, requestedDelayMs } from '../src/models/retry-policy.ts'
 import { parseUsd, reportGeneration } from '../src/models/call-report.ts'
 import { modelLabel, resolveDecisionModel, resolveLanguageModel } from '../src/models/resolve-model.ts'
 import { checkBoolean } from '../src/decision/check-answers.ts'
+import { decisionModel } from './helpers/decision-models.ts'
+import { textResult as bareTextResult } from './helpers/language-models.ts'
 
 // ---------------------------------------------------------------- mocks
-
-type DoDecide = (options: Experimental_DecisionModelV4CallOptions) => Promise<Experimental_DecisionModelV4Result>
-
-function decisionModel(doDecide: DoDecide): Experimental_DecisionModelV4 & { calls: number } {
-  const model = {
-    specificationVersion: 'v4' as const,
-    provider: 'mockprov',
-    modelId: 'mock-1',
-    supportedQuestionTypes: ['choice', 'score', 'boolean'] as const,
-    calls: 0,
-    doDecide: async (options: Experimental_DecisionModelV4CallOptions) => {
-      model.calls++
-      return doDecide(options)
-    },
-  }
-  return model as unknown as Experimental_DecisionModelV4 & { calls: number }
-}
 
 function yes(probability = 0.9, extra: Partial<Experimental_DecisionModelV4Result> = {}): Experimental_DecisionModelV4Result {
   return {
@@ -73,18 +53,16 @@ function askMet(model: Experimental_DecisionModelV4, settings: Partial<Settings>
   })
 }
 
+/** A reply with the full v7 usage breakdown and a gateway cost. */
 function textResult(text: string, extra: Partial<LanguageModelV4GenerateResult> = {}): LanguageModelV4GenerateResult {
-  return {
-    content: [{ type: 'text', text }],
-    finishReason: { unified: 'stop', raw: 'stop' },
+  return bareTextResult(text, {
     usage: {
       inputTokens: { total: 100, noCache: 80, cacheRead: 20, cacheWrite: 5 },
       outputTokens: { total: 12, text: 9, reasoning: 3 },
     },
-    warnings: [],
     providerMetadata: { gateway: { cost: '0.00025', generationId: 'gen_text' } },
     ...extra,
-  }
+  })
 }
 
 function askJson(model: MockLanguageModelV4, settings: Partial<Settings> = {}, ledger = createLedger()) {
@@ -110,7 +88,7 @@ test('a model id string resolves to an AI Gateway model; an instance is used as 
   const language = resolveLanguageModel('openai/gpt-6-luna')
   t.is(language.modelId, 'openai/gpt-6-luna')
   t.is(modelLabel(language), 'openai/gpt-6-luna')
-  const mock = decisionModel(async () => yes())
+  const { model: mock } = decisionModel(async () => yes())
   t.is(resolveDecisionModel(mock), mock)
   t.is(modelLabel(mock), 'mockprov:mock-1')
   const lm = new MockLanguageModelV4()
@@ -137,7 +115,7 @@ test('a legacy decision model with only doEvaluate is adapted', async (t) => {
 
 test('a decision call records tokens, dollars from the gateway cost string, generation ids and time', async (t) => {
   const ledger = createLedger()
-  t.is(await askMet(decisionModel(async () => yes(0.8)), {}, ledger), 0.8)
+  t.is(await askMet(decisionModel(async () => yes(0.8)).model, {}, ledger), 0.8)
   t.is(ledger.calls.length, 1)
   const [call] = ledger.calls
   t.like(call, { purpose: 'evaluation', inputTokens: 10, outputTokens: 2, usd: 0.0001, generationIds: ['gen_1'] })
@@ -146,25 +124,25 @@ test('a decision call records tokens, dollars from the gateway cost string, gene
 
 test('usage and cost are kept when the SDK rejects the answer', async (t) => {
   const ledger = createLedger()
-  const model = decisionModel(async () => yes(1.5))
+  const { model, calls } = decisionModel(async () => yes(1.5))
   const error = await t.throwsAsync(askMet(model, {}, ledger))
   t.true(InvalidResponseDataError.isInstance(error))
-  t.is(model.calls, 1, 'an invalid answer is not retried')
+  t.is(calls.length, 1, 'an invalid answer is not retried')
   t.like(ledger.calls[0], { inputTokens: 10, outputTokens: 2, usd: 0.0001, generationIds: ['gen_1'] })
 })
 
 test('usage and cost are kept when the model refuses, and a refusal is not retried', async (t) => {
   const ledger = createLedger()
-  const model = decisionModel(async () => yes(0.5, { answers: { met: { type: 'refusal' } } }))
+  const { model, calls } = decisionModel(async () => yes(0.5, { answers: { met: { type: 'refusal' } } }))
   const error = await t.throwsAsync(askMet(model, {}, ledger))
   t.is(error?.name, 'AI_DecisionRefusalError')
-  t.is(model.calls, 1)
+  t.is(calls.length, 1)
   t.like(ledger.calls[0], { usd: 0.0001, inputTokens: 10 })
 })
 
 test('a model that reports no usage leaves the strict totals undefined', async (t) => {
   const ledger = createLedger()
-  await askMet(decisionModel(async () => ({ answers: { met: { type: 'boolean', probability: 0.6 } }, warnings: [] })), {}, ledger)
+  await askMet(decisionModel(async () => ({ answers: { met: { type: 'boolean', probability: 0.6 } }, warnings: [] })).model, {}, ledger)
   const cost = summarizeCost(ledger.calls)
   t.is(cost.calls, 1)
   t.is(cost.inputTokens, undefined)
@@ -178,12 +156,12 @@ test('a model that reports no usage leaves the strict totals undefined', async (
 test('429 then success: retried, both attempts counted', async (t) => {
   const ledger = createLedger()
   let attempt = 0
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     if (attempt++ === 0) throw httpError(429, { 'retry-after-ms': '1' })
     return yes()
   })
   t.is(await askMet(model, {}, ledger), 0.9)
-  t.is(model.calls, 2)
+  t.is(calls.length, 2)
   t.is(ledger.calls.length, 2)
   t.is(ledger.calls[0]!.usd, undefined, 'the failed attempt reported nothing')
   t.is(summarizeCost(ledger.calls).usd, undefined, 'so the total is not understated')
@@ -192,14 +170,14 @@ test('429 then success: retried, both attempts counted', async (t) => {
 
 test('a gateway rate-limit error (HTTP error as cause) is retried, honouring its Retry-After', async (t) => {
   let attempt = 0
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     if (attempt++ === 0) {
       throw new GatewayRateLimitError({ message: 'Too many', statusCode: 429, cause: httpError(429, { 'Retry-After': '0' }) })
     }
     return yes()
   })
   t.is(await askMet(model), 0.9)
-  t.is(model.calls, 2)
+  t.is(calls.length, 2)
 })
 
 test('408 and 5xx and network errors are retried; other 4xx are not', (t) => {
@@ -227,25 +205,25 @@ test('Retry-After is read in milliseconds, seconds or as a date', (t) => {
 test('401 is not retried and the original error is thrown', async (t) => {
   const ledger = createLedger()
   const original = new GatewayAuthenticationError({ message: 'AI Gateway authentication failed', statusCode: 401 })
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     throw original
   })
   const error = await t.throwsAsync(askMet(model, {}, ledger))
   t.is(error, original)
-  t.is(model.calls, 1)
+  t.is(calls.length, 1)
   t.is(ledger.calls.length, 1, 'the failed attempt still counts')
 })
 
 test('a Retry-After longer than maxRetryAfterMs stops with an error naming both', async (t) => {
   const ledger = createLedger()
   const original = httpError(429, { 'retry-after': '30' })
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     throw original
   })
   const error = await t.throwsAsync(askMet(model, { maxRetryAfterMs: 10_000 }, ledger))
   t.regex(error!.message, /retry after 30000 ms, longer than maxRetryAfterMs \(10000 ms\)/)
   t.is(error!.cause, original)
-  t.is(model.calls, 1)
+  t.is(calls.length, 1)
   t.is(ledger.calls.length, 1)
 })
 
@@ -253,27 +231,27 @@ test('retries stop after maxRetries and the last original error is thrown', asyn
   const ledger = createLedger()
   const errors = [httpError(503, { 'retry-after-ms': '0' }), httpError(502, { 'retry-after-ms': '0' }), httpError(500, { 'retry-after-ms': '0' })]
   let attempt = 0
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     throw errors[attempt++]
   })
   const error = await t.throwsAsync(askMet(model, { maxRetries: 2 }, ledger))
   t.is(error, errors[2])
-  t.is(model.calls, 3)
+  t.is(calls.length, 3)
   t.is(ledger.calls.length, 3)
 })
 
 test('maxRetries: 0 makes one attempt', async (t) => {
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     throw httpError(503, { 'retry-after-ms': '0' })
   })
   await t.throwsAsync(askMet(model, { maxRetries: 0 }))
-  t.is(model.calls, 1)
+  t.is(calls.length, 1)
 })
 
 test('without Retry-After the pause is a backoff, and a gateway failure names its generation', async (t) => {
   const ledger = createLedger()
   let attempt = 0
-  const model = decisionModel(async () => {
+  const { model } = decisionModel(async () => {
     if (attempt++ === 0) throw new GatewayRateLimitError({ message: 'Too many', statusCode: 429, generationId: 'gen_err' })
     return yes()
   })
@@ -285,18 +263,18 @@ test('without Retry-After the pause is a backoff, and a gateway failure names it
 
 test('a request that outlives the timeout rejects with a TimeoutError naming the model and the timeout', async (t) => {
   const ledger = createLedger()
-  const model = decisionModel(never)
+  const { model, calls } = decisionModel(never)
   const error = await t.throwsAsync(askMet(model, { timeout: 30 }, ledger))
   t.is(error!.name, 'TimeoutError')
   t.regex(error!.message, /evaluator "mockprov:mock-1" did not answer within the timeout of 30 ms/)
-  t.is(model.calls, 1, 'a timeout is not retried')
+  t.is(calls.length, 1, 'a timeout is not retried')
   t.is(ledger.calls.length, 1)
 })
 
 test('a reply after the timeout is discarded even when the model ignored the abort', async (t) => {
   const ledger = createLedger()
   let delivered = false
-  const model = decisionModel(async () => {
+  const { model } = decisionModel(async () => {
     const reply = await later(120, yes())
     delivered = true
     return reply
@@ -312,7 +290,7 @@ test('a reply after the timeout is discarded even when the model ignored the abo
 test('the caller signal aborts a request in flight with its own reason', async (t) => {
   const controller = new AbortController()
   let seen: AbortSignal | undefined
-  const model = decisionModel(async (options) => {
+  const { model } = decisionModel(async (options) => {
     seen = options.abortSignal
     setTimeout(() => controller.abort(new Error('user stop')), 5)
     return never()
@@ -323,23 +301,23 @@ test('the caller signal aborts a request in flight with its own reason', async (
 })
 
 test('an already aborted signal makes no model call', async (t) => {
-  const model = decisionModel(async () => yes())
+  const { model, calls } = decisionModel(async () => yes())
   const ledger = createLedger()
   const error = await t.throwsAsync(askMet(model, { signal: AbortSignal.abort(new Error('gone')) }, ledger))
   t.is(error!.message, 'gone')
-  t.is(model.calls, 0)
+  t.is(calls.length, 0)
   t.is(ledger.calls.length, 0)
 })
 
 test('an abort during the pause between attempts ends the request with the abort reason', async (t) => {
   const controller = new AbortController()
-  const model = decisionModel(async () => {
+  const { model, calls } = decisionModel(async () => {
     setTimeout(() => controller.abort(new Error('stop while waiting')), 5)
     throw httpError(503, { 'retry-after-ms': '5000' })
   })
   const error = await t.throwsAsync(askMet(model, { signal: controller.signal }))
   t.is(error!.message, 'stop while waiting')
-  t.is(model.calls, 1)
+  t.is(calls.length, 1)
 })
 
 // ---------------------------------------------------------------- generateJson

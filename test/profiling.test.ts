@@ -1,18 +1,15 @@
 import test from 'ava'
 import { format } from 'node:util'
-import type {
-  Experimental_DecisionModelV4,
-  Experimental_DecisionModelV4CallOptions,
-  Experimental_DecisionModelV4Result,
-} from '@ai-sdk/provider'
+import type { Experimental_DecisionModelV4, Experimental_DecisionModelV4Result } from '@ai-sdk/provider'
 import { APICallError } from 'ai'
 import type { TraceEntry } from '../types/index.d.ts'
-import type { Observation } from '../src/collector/observation.ts'
 import { mergeSettings, type Settings } from '../src/options.ts'
 import { createLedger, recordCall, summarizeCost, summarizeTiming, type ModelCallRecord } from '../src/profiling/ledger.ts'
 import { createGoalProfiling, type GoalProfilingInput } from '../src/profiling/goal-profiling.ts'
 import { createExtractProfiling } from '../src/profiling/extract-profiling.ts'
 import { log, logfmt, logStep } from '../src/profiling/log.ts'
+import { decisionModel, type DecisionReply } from './helpers/decision-models.ts'
+import { observedElement, pageObservation } from './helpers/observations.ts'
 
 // ---------------------------------------------------------------- fixtures
 
@@ -20,27 +17,13 @@ function call(fields: Partial<ModelCallRecord> = {}): ModelCallRecord {
   return { purpose: 'decision', ms: 100, inputTokens: 1000, outputTokens: 10, usd: 0.001, generationIds: ['gen_a'], ...fields }
 }
 
-const observation: Observation = {
+const observation = pageObservation({
   url: 'https://shop.test/results?q=bmw',
   title: 'Results',
   text: '12 results for bmw x3, sorted by price',
   elements: [
-    {
-      id: 'e1',
-      nodeId: 'n1',
-      frame: 0,
-      role: 'textbox',
-      name: 'Search',
-      tag: 'input',
-      value: 'bmw x3',
-      operations: ['type'],
-      rect: { x: 0, y: 0, width: 1, height: 1 },
-      fingerprint: 'a',
-    },
-    {
-      id: 'e2',
-      nodeId: 'n2',
-      frame: 0,
+    observedElement('e1', { role: 'textbox', name: 'Search', tag: 'input', value: 'bmw x3', operations: ['type'] }),
+    observedElement('e2', {
       role: 'combobox',
       name: 'Sort',
       tag: 'select',
@@ -50,28 +33,12 @@ const observation: Observation = {
         { id: 'o1', label: 'Relevance', value: 'rel', selected: false },
         { id: 'o2', label: 'Lowest price', value: 'price', selected: true },
       ],
-      rect: { x: 0, y: 0, width: 1, height: 1 },
-      fingerprint: 'b',
-    },
-    {
-      id: 'e3',
-      nodeId: 'n3',
-      frame: 0,
-      role: 'link',
-      name: 'Next page',
-      tag: 'a',
-      operations: ['click'],
-      rect: { x: 0, y: 0, width: 1, height: 1 },
-      fingerprint: 'c',
-    },
+    }),
+    observedElement('e3', { role: 'link', name: 'Next page', tag: 'a', operations: ['click'] }),
   ],
-  omitted: 0,
-  blockers: [],
-  scroll: [],
   frames: [{ url: 'https://shop.test/', crossOrigin: false }],
-  popups: [],
   signature: 's',
-}
+})
 
 function entry(fields: Partial<TraceEntry>): TraceEntry {
   return { request: 1, step: 1, operation: 'CLICK', stale: false, pageChanged: true, decisionMs: 200, url: 'https://shop.test/', ...fields }
@@ -84,24 +51,9 @@ const trace: TraceEntry[] = [
   entry({ request: 4, step: 2, operation: 'DONE', pageChanged: false, confidence: 0.95 }),
 ]
 
-type Reply = Experimental_DecisionModelV4Result | Error | (() => Promise<Experimental_DecisionModelV4Result>)
-
 /** An evaluator that answers each call with the next reply (the last one repeats). */
-function evaluator(...replies: Reply[]) {
-  const calls: Experimental_DecisionModelV4CallOptions[] = []
-  const model: Experimental_DecisionModelV4 = {
-    specificationVersion: 'v4',
-    provider: 'mockprov',
-    modelId: 'judge',
-    supportedQuestionTypes: ['choice', 'score', 'boolean'],
-    doDecide: async (options) => {
-      calls.push(options)
-      const reply = replies[Math.min(calls.length - 1, replies.length - 1)]!
-      if (reply instanceof Error) throw reply
-      return typeof reply === 'function' ? reply() : reply
-    },
-  }
-  return { model, calls }
+function evaluator(...replies: DecisionReply[]) {
+  return decisionModel(replies, { modelId: 'judge' })
 }
 
 function verdict(probability: number, extra: Partial<Experimental_DecisionModelV4Result> = {}): Experimental_DecisionModelV4Result {

@@ -5,7 +5,9 @@ import type {
   JSONObject,
 } from '@ai-sdk/provider'
 import { MockLanguageModelV4 } from 'ai/test'
-import type { Operation } from '../types/index.d.ts'
+import type { Operation } from '../../types/index.d.ts'
+import { decisionModel, distribution } from './decision-models.ts'
+import { replyingModel, textResult, tokenUsage } from './language-models.ts'
 
 // A hand-written decision model that plays a script, one step per request, reading the offered
 // elements from the request's state the way a real model would: by name, never by a fixed ID.
@@ -47,12 +49,8 @@ export interface ScriptedModel {
 /** Plays `steps` in order; after the last one it keeps repeating it (for budget tests). */
 export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, index: number) => ScriptStep)): ScriptedModel {
   const seen: SeenRequest[] = []
-  const model: Experimental_DecisionModelV4 = {
-    specificationVersion: 'v4',
-    provider: 'scripted',
-    modelId: 'script-1',
-    supportedQuestionTypes: ['choice', 'score', 'boolean'],
-    async doDecide(options: Experimental_DecisionModelV4CallOptions) {
+  const { model } = decisionModel(
+    async (options) => {
       const state = readState(options)
       const operationQuestion = options.questions.operation
       if (operationQuestion?.type !== 'choice') throw new Error('scripted model: no operation question')
@@ -88,7 +86,8 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
       }
       return { answers, warnings: [], usage: { inputTokens: 100, outputTokens: 5 }, rounding: { probabilityDecimals: 6 } }
     },
-  }
+    { provider: 'scripted', modelId: 'script-1' },
+  )
   return { model, seen }
 }
 
@@ -125,48 +124,22 @@ function pickTarget(step: ScriptStep, keys: string[], elements: StateElement[]):
   )
 }
 
-function distribution(keys: string[], choice: string, p: number): Record<string, number> {
-  if (keys.length === 1) return { [choice]: 1 }
-  const rest = (1 - p) / (keys.length - 1)
-  return Object.fromEntries(keys.map((key) => [key, key === choice ? p : rest]))
-}
-
 /** A text model that writes the given values in order, as `{ "text": … }`. */
 export function textModel(...values: string[]): MockLanguageModelV4 {
-  let call = 0
-  return new MockLanguageModelV4({
-    doGenerate: async () => {
-      const text = values[Math.min(call, values.length - 1)]
-      call += 1
-      return {
-        content: [{ type: 'text', text: JSON.stringify({ text }) }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: {
-          inputTokens: { total: 50, noCache: 50, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: 5, text: 5, reasoning: undefined },
-        },
-        warnings: [],
-      }
-    },
-  })
+  return replyingModel(values.map((text) => ({ text })), { usage: tokenUsage(50, 5) })
 }
 
 /** An evaluator for `profiling()`: answers every boolean question with `probability`. */
 export function evaluatorModel(probability: number): Experimental_DecisionModelV4 {
-  return {
-    specificationVersion: 'v4',
-    provider: 'scripted',
-    modelId: 'evaluator-1',
-    supportedQuestionTypes: ['choice', 'score', 'boolean'],
-    async doDecide(options: Experimental_DecisionModelV4CallOptions) {
-      const answers: Record<string, Experimental_DecisionModelV4Answer> = {}
-      for (const [id, question] of Object.entries(options.questions)) {
-        if (question.type !== 'boolean') throw new Error(`evaluator: unexpected question type ${question.type}`)
-        answers[id] = { type: 'boolean', probability }
-      }
-      return { answers, warnings: [], usage: { inputTokens: 80, outputTokens: 2 } }
-    },
+  const answer = (options: Experimental_DecisionModelV4CallOptions) => {
+    const answers: Record<string, Experimental_DecisionModelV4Answer> = {}
+    for (const [id, question] of Object.entries(options.questions)) {
+      if (question.type !== 'boolean') throw new Error(`evaluator: unexpected question type ${question.type}`)
+      answers[id] = { type: 'boolean', probability }
+    }
+    return { answers, warnings: [], usage: { inputTokens: 80, outputTokens: 2 } }
   }
+  return decisionModel(answer, { provider: 'scripted', modelId: 'evaluator-1' }).model
 }
 
 /**
@@ -185,15 +158,7 @@ export function textDecider(steps: { operation: Operation; target?: string }[]):
       call += 1
       const target = step.target === undefined ? null : state.elements.find((element) => element.name === step.target)?.id
       if (target === undefined) throw new Error(`text decider: no element named ${step.target}`)
-      return {
-        content: [{ type: 'text', text: JSON.stringify({ operation: step.operation, target, risky: false }) }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage: {
-          inputTokens: { total: 200, noCache: 200, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: 10, text: 10, reasoning: undefined },
-        },
-        warnings: [],
-      }
+      return textResult(JSON.stringify({ operation: step.operation, target, risky: false }), { usage: tokenUsage(200, 10) })
     },
   })
 }
