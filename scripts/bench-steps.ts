@@ -6,7 +6,7 @@ import agent from '../src/index.ts'
 import type { GoalResult } from '../types/index.d.ts'
 import { launchChrome } from '../test/helpers/chrome.ts'
 import { serveFixtures } from '../test/helpers/fixture-server.ts'
-import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from '../test/goal-scripted-model.ts'
+import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from '../test/helpers/goal-scripted-model.ts'
 
 interface Task {
   name: string
