@@ -50,7 +50,7 @@ test('an untouched target is fresh and comes with its handle', async (t) => {
   const { snapshot, id } = await setup(t)
   const result = await checkFreshness(snapshot, id('Go'))
   t.true(result.fresh)
-  if (result.fresh) t.is(result.handle, snapshot.handles.get(id('Go')))
+  if (result.fresh) t.is(result.handle, snapshot.handles.get(id('Go'))!)
 })
 
 test('changes elsewhere on the page are tolerated, and a target that moved is still fresh', async (t) => {

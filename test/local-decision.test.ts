@@ -44,6 +44,13 @@ function questions(targets: { click?: string[]; type?: string[]; submit?: string
   } satisfies Record<string, Experimental_DecisionQuestion>
 }
 
+/** The choice answer to a question; the questions here are built at run time, so TypeScript cannot narrow them. */
+function choiceAnswer(answers: Record<string, unknown>, id: string): { choice: string; probabilities?: Record<string, number> } {
+  const answer = answers[id] as { type?: string; choice?: string; probabilities?: Record<string, number> } | undefined
+  if (answer?.type !== 'choice' || answer.choice === undefined) throw new Error(`Question "${id}" has no choice answer: ${JSON.stringify(answer)}`)
+  return { choice: answer.choice, ...(answer.probabilities && { probabilities: answer.probabilities }) }
+}
+
 const HOME = { url: 'http://shop.test/', title: 'Trailhead Outfitters', text: 'Trailhead Outfitters. Featured: Alpine Jacket, a warm jacket.' }
 const HOME_ELEMENTS: Element[] = [
   { id: 'e1', role: 'link', name: 'Home' },
@@ -70,9 +77,9 @@ test('types the quoted text into the field that matches the goal first', async (
     state: state(HOME, HOME_ELEMENTS),
     questions: questions({ click: ['e1', 'e2', 'e4'], type: ['e3', 'e5'], submit: ['e3'] }),
   })
-  t.is(answers.operation.choice, 'TYPE_TEXT')
-  t.is(answers.type_text_target.choice, 'e3')
-  t.true(answers.type_text_target.probabilities!.e3! > answers.type_text_target.probabilities!.e5!)
+  t.is(choiceAnswer(answers, 'operation').choice, 'TYPE_TEXT')
+  t.is(choiceAnswer(answers, 'type_text_target').choice, 'e3')
+  t.true(choiceAnswer(answers, 'type_text_target').probabilities!.e3! > choiceAnswer(answers, 'type_text_target').probabilities!.e5!)
 })
 
 test('submits the field it typed into next', async (t) => {
@@ -82,8 +89,8 @@ test('submits the field it typed into next', async (t) => {
     state: state(HOME, elements, [TYPED]),
     questions: questions({ click: ['e1', 'e2', 'e4'], type: ['e3', 'e5'], submit: ['e4', 'e3'] }),
   })
-  t.is(answers.operation.choice, 'SUBMIT')
-  t.is(answers.submit_target.choice, 'e3')
+  t.is(choiceAnswer(answers, 'operation').choice, 'SUBMIT')
+  t.is(choiceAnswer(answers, 'submit_target').choice, 'e3')
 })
 
 test('clicks the result whose label and nearby text share most words with the goal, not DONE before the wording is done', async (t) => {
@@ -92,10 +99,10 @@ test('clicks the result whose label and nearby text share most words with the go
     state: state(RESULTS, RESULT_ELEMENTS, [TYPED, SUBMITTED]),
     questions: questions({ click: ['e1', 'e2', 'e3', 'e4'] }),
   })
-  t.is(answers.operation.choice, 'CLICK')
+  t.is(choiceAnswer(answers, 'operation').choice, 'CLICK')
   // Both results match equally; the first one wins the tie, as "first result" asks.
-  t.is(answers.click_target.choice, 'e3')
-  t.true(answers.operation.probabilities!.DONE! < 0.2)
+  t.is(choiceAnswer(answers, 'click_target').choice, 'e3')
+  t.true(choiceAnswer(answers, 'operation').probabilities!.DONE! < 0.2)
 })
 
 test('does not click a target it already clicked', async (t) => {
@@ -104,7 +111,7 @@ test('does not click a target it already clicked', async (t) => {
     state: state(RESULTS, RESULT_ELEMENTS, [TYPED, SUBMITTED, { ...OPENED, outcome: 'no_change' }]),
     questions: questions({ click: ['e1', 'e2', 'e3', 'e4'] }),
   })
-  t.is(answers.click_target.choice, 'e4')
+  t.is(choiceAnswer(answers, 'click_target').choice, 'e4')
 })
 
 test('says DONE when the key words are visible and the last action changed the page', async (t) => {
@@ -113,8 +120,8 @@ test('says DONE when the key words are visible and the last action changed the p
     state: state(PRODUCT, [{ id: 'e1', role: 'link', name: 'Home' }], [TYPED, SUBMITTED, OPENED]),
     questions: questions({ click: ['e1'] }),
   })
-  t.is(answers.operation.choice, 'DONE')
-  t.true(answers.operation.probabilities!.DONE! > 0.6)
+  t.is(choiceAnswer(answers, 'operation').choice, 'DONE')
+  t.true(choiceAnswer(answers, 'operation').probabilities!.DONE! > 0.6)
 })
 
 test('does not say DONE when the last action changed nothing', async (t) => {
@@ -123,7 +130,7 @@ test('does not say DONE when the last action changed nothing', async (t) => {
     state: state(PRODUCT, [{ id: 'e1', role: 'link', name: 'Home' }], [TYPED, SUBMITTED, { ...OPENED, outcome: 'no_change' }]),
     questions: questions({ click: ['e1'] }),
   })
-  t.not(answers.operation.choice, 'DONE')
+  t.not(choiceAnswer(answers, 'operation').choice, 'DONE')
 })
 
 test('does not say DONE when the key words are not on the page', async (t) => {
@@ -133,7 +140,7 @@ test('does not say DONE when the key words are not on the page', async (t) => {
     state: state(page, [{ id: 'e1', role: 'link', name: 'Home' }], [TYPED, SUBMITTED, OPENED]),
     questions: questions({ click: ['e1'] }),
   })
-  t.not(answers.operation.choice, 'DONE')
+  t.not(choiceAnswer(answers, 'operation').choice, 'DONE')
 })
 
 test('a weak match gets a flat distribution, a strong one a peaked distribution', async (t) => {
@@ -147,8 +154,8 @@ test('a weak match gets a flat distribution, a strong one a peaked distribution'
     state: state(RESULTS, [{ id: 'e1', role: 'link', name: 'About us' }, RESULT_ELEMENTS[2]!], [TYPED, SUBMITTED]),
     questions: { click_target: choice(['e1', 'e3'], 'Element to CLICK') },
   })
-  const weakTop = Math.max(...Object.values(weak.answers.click_target.probabilities!))
-  const strongTop = Math.max(...Object.values(strong.answers.click_target.probabilities!))
+  const weakTop = Math.max(...Object.values(choiceAnswer(weak.answers, 'click_target').probabilities!))
+  const strongTop = Math.max(...Object.values(choiceAnswer(strong.answers, 'click_target').probabilities!))
   t.true(weakTop < 0.55)
   t.true(strongTop > 0.8)
 })
@@ -160,7 +167,7 @@ test('rates clicking a purchase button as risky and a plain link as not', async 
     state: state(page, [{ id: 'e1', role: 'button', name: 'Place order and pay' }], [], 'Buy the "Trail Runner Pro" and place order'),
     questions: questions({ click: ['e1'] }),
   })
-  t.is(risky.answers.operation.choice, 'CLICK')
+  t.is(choiceAnswer(risky.answers, 'operation').choice, 'CLICK')
   t.true(risky.answers.risk.probability > 0.5)
   const plain = await experimental_decide({
     model,
@@ -186,10 +193,10 @@ test('answers the evaluator: met on the final page, not met on the home page', a
   const doneFlagged = await evaluation(PRODUCT, flagged as unknown as Action[])
   t.true(doneFlagged.answers.met.probability > 0.9)
   t.true(done.answers.met.probability > 0.9)
-  t.is(done.answers.verdict.choice, 'yes')
+  t.is(choiceAnswer(done.answers, 'verdict').choice, 'yes')
   const notDone = await evaluation(HOME, [])
   t.true(notDone.answers.met.probability < 0.5)
-  t.is(notDone.answers.verdict.choice, 'no')
+  t.is(choiceAnswer(notDone.answers, 'verdict').choice, 'no')
 })
 
 test('answers unknown questions with complete distributions the AI SDK accepts', async (t) => {
@@ -225,8 +232,8 @@ test('reads elements given as a map keyed by ID, and option pairs for SELECT', a
       select_target: choice(['e1:o1', 'e1:o2'], 'Element and option to SELECT'),
     },
   })
-  t.is(answers.operation.choice, 'SELECT')
-  t.is(answers.select_target.choice, 'e1:o2')
+  t.is(choiceAnswer(answers, 'operation').choice, 'SELECT')
+  t.is(choiceAnswer(answers, 'select_target').choice, 'e1:o2')
 })
 
 test('stops at once when the request is aborted', async (t) => {
