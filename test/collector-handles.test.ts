@@ -43,3 +43,21 @@ test('200 observations leave no handles behind', async (t) => {
   // 20 buttons in the page now; a leak would keep thousands of detached ones.
   t.true(alive <= 40, `${alive} button objects are alive`)
 })
+
+test('handles of nodes offered again pass to the next snapshot; the others are released', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent('<button>A</button><button>B</button><button id="c">C</button>')
+  const first = await observe(page)
+  const handleOf = (snapshot: Snapshot, name: string) =>
+    snapshot.handles.get(snapshot.observation.elements.find((element) => element.name === name)!.id)!
+  const b = handleOf(first, 'B')
+  const c = handleOf(first, 'C')
+  await page.evaluate(() => document.getElementById('c')!.remove())
+  const second = await observe(page, { previous: first })
+  t.teardown(() => second.dispose())
+  t.is(handleOf(second, 'B'), b, 'the same handle, not a new one')
+  await first.dispose()
+  await new Promise((resolve) => setImmediate(resolve))
+  t.is(await b.evaluate((el) => el.textContent), 'B', 'still usable after the previous snapshot is released')
+  await t.throwsAsync(() => c.evaluate((el) => el.textContent))
+})

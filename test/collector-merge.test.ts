@@ -52,7 +52,7 @@ function place(frameReport: FrameReport, extra: Partial<PlacedFrame<string>> = {
 }
 
 test('snapshot IDs, option IDs and frame placement', (t) => {
-  const top = place(report([element('A'), element('S', { options: [{ label: 'One', value: '1', selected: true }] })]))
+  const top = place(report([element('A', { held: true }), element('S', { options: [{ label: 'One', value: '1', selected: true }] })]))
   const child = place(report([element('In frame')], { url: 'http://localhost/f', title: 'Frame', text: 'frame text' }), {
     frame: { url: 'http://localhost/f', crossOrigin: true },
     offset: { x: 100, y: 200 },
@@ -75,14 +75,15 @@ test('snapshot IDs, option IDs and frame placement', (t) => {
     { url: 'http://localhost/f', crossOrigin: true },
   ])
   t.false('at' in observation.elements[0]!)
+  t.false('held' in observation.elements[0]!)
 })
 
-test('controls an ancestor frame hides are dropped and their handles returned', (t) => {
+test('controls an ancestor frame hides are dropped with their handles', (t) => {
   const top = place(report([element('A'), element('B')]))
   top.seen.elements = [true, false]
   const merged = mergeFrames([top], [])
   t.deepEqual(merged.observation.elements.map((e) => e.name), ['A'])
-  t.deepEqual(merged.unused, ['handle:B'])
+  t.deepEqual([...merged.handles.values()], ['handle:A'])
   t.is(merged.observation.omitted, 0)
 })
 
@@ -96,7 +97,7 @@ test('the cap keeps frame controls first when it binds, and counts what it leave
   t.true(elements.some((e) => e.name === 'Accept all'))
   t.is(elements.at(-1)!.name, 'Accept all', 'display order stays: top document first')
   t.is(omitted, 5 + 301 - LIMITS.maxElements)
-  t.is(merged.unused.length, 301 - LIMITS.maxElements)
+  t.is(merged.handles.size, LIMITS.maxElements)
 })
 
 test('the character budget bounds what the model reads, whatever the page', (t) => {
@@ -135,7 +136,7 @@ test('a visible challenge frame is a CAPTCHA blocker even without text', (t) => 
 
 test('scroll targets: the page first, then containers with IDs and handles', (t) => {
   const top = place(
-    report([], { scrollers: [{ name: 'Docs sidebar', top: 0, up: false, down: true, rect: { x: 0, y: 0, width: 200, height: 600 }, at: [100, 300] }] }),
+    report([], { scrollers: [{ nodeId: 'd1:9', name: 'Docs sidebar', top: 0, up: false, down: true, rect: { x: 0, y: 0, width: 200, height: 600 }, at: [100, 300] }] }),
   )
   const merged = mergeFrames([top], [])
   t.deepEqual(merged.observation.scroll, [

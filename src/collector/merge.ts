@@ -24,8 +24,6 @@ export interface Merged<H> {
   observation: Observation
   handles: Map<string, H>
   scrollHandles: Map<string, H>
-  /** Handles of controls that were left out: release them. */
-  unused: H[]
 }
 
 const CHALLENGE_FRAME = /recaptcha|hcaptcha|challenges\.cloudflare\.com|turnstile|arkoselabs|funcaptcha|captcha/i
@@ -66,7 +64,6 @@ function joinText(frames: PlacedFrame<unknown>[]): string {
 export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merged<H> {
   const top = frames[0]
   if (!top) throw new Error('mergeFrames needs at least the top document')
-  const unused: H[] = []
 
   type Entry = { frame: number; index: number; element: ObservedElement; handle: H; cost: number }
   const entries: Entry[] = []
@@ -75,11 +72,8 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
     omitted += placed.report.omitted
     placed.report.elements.forEach((raw, index) => {
       const handle = placed.elementHandles[index]!
-      if (!placed.seen.elements[index]) {
-        unused.push(handle)
-        return
-      }
-      const { at: _at, nodeId, rect, fingerprint, options, ...description } = raw
+      if (!placed.seen.elements[index]) return
+      const { at: _at, held: _held, nodeId, rect, fingerprint, options, ...description } = raw
       const element: ObservedElement = {
         id: '',
         nodeId,
@@ -114,10 +108,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
   const handles = new Map<string, H>()
   const elements: ObservedElement[] = []
   for (const entry of entries) {
-    if (!kept.has(entry)) {
-      unused.push(entry.handle)
-      continue
-    }
+    if (!kept.has(entry)) continue
     entry.element.id = `e${elements.length + 1}`
     elements.push(entry.element)
     handles.set(entry.element.id, entry.handle)
@@ -139,10 +130,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
   frames.forEach((placed) => {
     placed.report.scrollers.forEach((raw, index) => {
       const handle = placed.scrollHandles[index]!
-      if (!placed.seen.scrollers[index] || scrollHandles.size >= LIMITS.maxScrollers) {
-        unused.push(handle)
-        return
-      }
+      if (!placed.seen.scrollers[index] || scrollHandles.size >= LIMITS.maxScrollers) return
       const id = `s${scrollHandles.size + 1}`
       scroll.push({ id, name: raw.name, up: raw.up, down: raw.down })
       scrollHandles.set(id, handle)
@@ -163,7 +151,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
     signature: '',
   }
   observation.signature = signatureOf(observation, frames)
-  return { observation, handles, scrollHandles, unused }
+  return { observation, handles, scrollHandles }
 }
 
 /** URL, documents, scroll positions, text, and every offered control with what it shows. */

@@ -9,6 +9,8 @@ import { LIMITS } from './limits.ts'
 // control inside a frame is offered only where the top page really shows it: the parent hit-tests the
 // control's point against the iframe. The parent is handed the points its child frame reported last
 // time; when they moved, the parent checks the new ones in one small extra call.
+// Handles: a snapshot holds one per offered node. The next observation takes over those of nodes it
+// offers again, so the page only sends nodes that are new, and only nodes that are gone are released.
 
 export interface ObserveOptions {
   /** The snapshot this one replaces; its handles are released. */
@@ -44,6 +46,9 @@ interface FrameRun {
   sightings: Sighting[]
 }
 
+// The handles each snapshot holds, by node ID. Whoever holds a handle releases it.
+const holdings = new WeakMap<Snapshot, Map<string, Handle>>()
+
 // Document tokens are handed out per page, so node IDs (`d3:17`) never repeat across its documents.
 const nextDocument = new WeakMap<Page, number>()
 // The points each frame passed up last time: its parent hit-tests them ahead of time.
@@ -67,25 +72,37 @@ function releaseLater(release: () => Promise<unknown>): void {
 
 const key = (point: Point) => `${point[0]},${point[1]}`
 
-async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[]): Promise<void> {
-  const array = await evaluateHandleInFrame(run.frame, request, owners)
-  try {
-    const properties = await array.getProperties()
-    const json = await properties.get('0')?.jsonValue()
-    if (typeof json !== 'string') throw new Error(`The collector script returned no report in frame ${run.frame.url()}`)
-    const report = JSON.parse(json) as FrameReport
-    const nodes: Handle[] = []
-    for (let i = 1; i < properties.size; i++) {
-      const handle = properties.get(String(i))?.asElement()
-      if (!handle) throw new Error(`The collector script returned a non-element at ${i} in frame ${run.frame.url()}`)
-      nodes.push(handle as Handle)
+/** Runs the page script in a frame; nodes it does not send again come from `held`. */
+async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[], held: Map<string, Handle>): Promise<void> {
+  const result = await evaluateHandleInFrame(run.frame, request, owners)
+  const remote = result.remoteObject()
+  let json: unknown = remote.value
+  const sent: Handle[] = []
+  if (remote.type !== 'string') {
+    // The report and the new nodes: one more round trip.
+    try {
+      const properties = await result.getProperties()
+      json = await properties.get('0')?.jsonValue()
+      for (let i = 1; i < properties.size; i++) {
+        const handle = properties.get(String(i))?.asElement()
+        if (!handle) throw new Error(`The collector script returned a non-element at ${i} in frame ${run.frame.url()}`)
+        sent.push(handle as Handle)
+      }
+    } finally {
+      void result.dispose().catch(() => {})
     }
-    run.report = report
-    run.elementHandles = nodes.slice(0, report.elements.length)
-    run.scrollHandles = nodes.slice(report.elements.length)
-  } finally {
-    void array.dispose().catch(() => {})
   }
+  if (typeof json !== 'string') throw new Error(`The collector script returned no report in frame ${run.frame.url()}`)
+  const report = JSON.parse(json) as FrameReport
+  let next = 0
+  const handleFor = (item: { nodeId: string; held?: true }): Handle => {
+    const handle = item.held ? held.get(item.nodeId) : sent[next++]
+    if (!handle) throw new Error(`No handle for node ${item.nodeId} in frame ${run.frame.url()}`)
+    return handle
+  }
+  run.elementHandles = report.elements.map(handleFor)
+  run.scrollHandles = report.scrollers.map(handleFor)
+  run.report = report
 }
 
 /** Waits for a child frame at most `frameTimeoutMs`; a late answer is released. */
@@ -160,7 +177,7 @@ function frameRuns(page: Page): FrameRun[] {
 }
 
 /** Runs the page script in one frame, handing it its children's iframes and their last points. */
-async function observeRun(page: Page, run: FrameRun): Promise<void> {
+async function observeRun(page: Page, run: FrameRun, held: Map<string, Handle>): Promise<void> {
   const attempt = async (fresh: boolean): Promise<Observe> => {
     run.asked = []
     const handles: Handle[] = []
@@ -179,8 +196,9 @@ async function observeRun(page: Page, run: FrameRun): Promise<void> {
       nearbyLimit: LIMITS.nearbyLimit,
       frameScroller: run.parent !== undefined,
       childPoints: run.asked.map((child) => lastPoints.get(child.frame) ?? []),
+      held: [...held.keys()],
     }
-    const evaluation = evaluateFrame(run, request, handles)
+    const evaluation = evaluateFrame(run, request, handles, held)
     await (run.parent ? withinFrameTimeout(run, evaluation) : evaluation)
     return request
   }
@@ -241,29 +259,39 @@ function origin(url: string): string {
 
 /**
  * Observes the page in every visible frame and keeps a handle for every offered control and scroll
- * container. The previous snapshot is released once the new one is taken.
+ * container. The previous snapshot is released once the new one is taken; the handles of nodes
+ * offered again pass to the new snapshot.
  */
 export async function observe(page: Page, options: ObserveOptions = {}): Promise<Snapshot> {
+  const previous = options.previous
+  // Taken from the previous snapshot now, so its dispose() cannot release what this one may keep.
+  const held = (previous && holdings.get(previous)) ?? new Map<string, Handle>()
+  if (previous) holdings.set(previous, new Map())
   try {
-    return await observeFrames(page, options.popups ?? [])
+    return await observeFrames(page, options.popups ?? [], held)
+  } catch (error) {
+    releaseLater(() => release(held.values()))
+    throw error
   } finally {
     // Released after the new snapshot is taken, off its critical path: the renderer would otherwise
     // handle one release per handle before it gets to the observation.
-    const previous = options.previous
     if (previous) releaseLater(() => previous.dispose())
   }
 }
 
-async function observeFrames(page: Page, popups: string[]): Promise<Snapshot> {
+async function observeFrames(page: Page, popups: string[], held: Map<string, Handle>): Promise<Snapshot> {
   const runs = frameRuns(page)
+  const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
   try {
-    await Promise.all(runs.map((run) => observeRun(page, run)))
+    await Promise.all(runs.map((run) => observeRun(page, run, held)))
     const deepest = Math.max(...runs.map((run) => run.depth))
     for (let depth = deepest; depth > 0; depth--) {
       await Promise.all(runs.filter((run) => run.depth === depth).map((run) => passUp(page, run)))
     }
   } catch (error) {
-    void release(runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles]))
+    const handles = obtained()
+    releaseLater(() => release(handles))
+    held.clear()
     throw error
   } finally {
     forgetOwners(page, new Set(runs.map((run) => run.frame)))
@@ -275,16 +303,12 @@ async function observeFrames(page: Page, popups: string[]): Promise<Snapshot> {
 
   const topOrigin = origin(top.report!.url)
   const placed: PlacedFrame<Handle>[] = []
-  const dropped: Handle[] = []
   const offsets = new Map<FrameRun, { x: number; y: number }>([[top, { x: 0, y: 0 }]])
   for (const run of runs) {
     const parentOffset = run.parent ? offsets.get(run.parent) : undefined
     const box = run.parent?.seen.get(run)?.child
     const visible = run === top || (parentOffset !== undefined && run.report !== undefined && box?.visible === true)
-    if (!visible || !run.report) {
-      dropped.push(...run.elementHandles, ...run.scrollHandles)
-      continue
-    }
+    if (!visible || !run.report) continue
     const offset = box && parentOffset ? { x: parentOffset.x + box.x, y: parentOffset.y + box.y } : { x: 0, y: 0 }
     offsets.set(run, offset)
     const index = runs.indexOf(run)
@@ -307,17 +331,30 @@ async function observeFrames(page: Page, popups: string[]): Promise<Snapshot> {
   }
 
   const merged = mergeFrames(placed, popups)
-  releaseLater(() => release([...dropped, ...merged.unused]))
+  // What the new snapshot holds, by node ID; every other handle obtained or taken over is released.
+  const keep = new Map<string, Handle>()
+  for (const element of merged.observation.elements) keep.set(element.nodeId, merged.handles.get(element.id)!)
+  const offeredScrollers = new Set(merged.scrollHandles.values())
+  for (const frame of placed) {
+    frame.report.scrollers.forEach((scroller, i) => {
+      const handle = frame.scrollHandles[i]!
+      if (offeredScrollers.has(handle)) keep.set(scroller.nodeId, handle)
+    })
+  }
+  const kept = new Set(keep.values())
+  const unused = [...obtained()].filter((handle) => !kept.has(handle))
+  releaseLater(() => release(unused))
 
-  let disposed = false
-  return {
+  const snapshot: Snapshot = {
     observation: merged.observation,
     handles: merged.handles,
     scrollHandles: merged.scrollHandles,
     async dispose() {
-      if (disposed) return
-      disposed = true
-      await release([...merged.handles.values(), ...merged.scrollHandles.values()])
+      const owned = holdings.get(snapshot)
+      holdings.set(snapshot, new Map())
+      if (owned?.size) await release(new Set(owned.values()))
     },
   }
+  holdings.set(snapshot, keep)
+  return snapshot
 }

@@ -22,6 +22,8 @@ export interface ObserveRequest extends BaseRequest {
   frameScroller: boolean
   /** Per child iframe passed as an extra argument: points in the child's viewport to hit-test here. */
   childPoints: Point[][]
+  /** Node IDs Node already holds a handle for: those nodes are not sent again. */
+  held: string[]
 }
 
 export interface CheckRequest extends BaseRequest {
@@ -57,6 +59,8 @@ export interface RawElement {
   /** Where hit-testing reached it, in this frame's viewport. */
   at: Point
   fingerprint: string
+  /** Node already holds a handle to this node (its ID was in `held`), so it is not in the result. */
+  held?: true
 }
 
 export interface RawBlocker {
@@ -67,6 +71,8 @@ export interface RawBlocker {
 }
 
 export interface RawScroller {
+  nodeId: string
+  held?: true
   name: string
   /** Current scroll offset, for the page signature. */
   top: number
@@ -108,7 +114,8 @@ export interface CheckReport {
 }
 
 /**
- * observe: returns `[json FrameReport, ...element nodes, ...scroller nodes]` (nodes in report order).
+ * observe: returns the FrameReport as JSON, or `[json, ...nodes]` with the element then scroller nodes
+ * that are not `held`, in report order (one round trip less when every node is already held).
  * check: `target` is the element; returns a CheckReport.
  * hit: returns the translated points (null where not visible).
  */
@@ -939,6 +946,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
       const heading = el.querySelector(HEADINGS)
       const label = nameOf(el, roleOf(el), 40) || (heading ? textOf(heading, 60, null, false) : '') || textOf(el, 60, null, false)
       scrollers.push({
+        nodeId: nodeIdOf(el),
         name: clip(label || el.localName, 40),
         top: Math.round(el.scrollTop),
         up: el.scrollTop > 0,
@@ -955,6 +963,7 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
   const scroll = { x: Math.round(win.scrollX), y: Math.round(scrollTop), up: scrollTop > 0, down: scrollTop + vh < scrollHeight - 1 }
   if (request.frameScroller && pageScroller && (scroll.up || scroll.down) && vh >= 150) {
     scrollers.unshift({
+      nodeId: nodeIdOf(pageScroller),
       name: clip(doc.title || location.host || 'frame', 40),
       top: scroll.y,
       up: scroll.up,
@@ -979,7 +988,12 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     scrollers,
     children,
   }
-  return [JSON.stringify(report), ...nodes, ...scrollNodes]
+  const held = new Set(request.held)
+  const sent: Element[] = []
+  elements.forEach((element, i) => (held.has(element.nodeId) ? (element.held = true) : sent.push(nodes[i]!)))
+  scrollers.forEach((scroller, i) => (held.has(scroller.nodeId) ? (scroller.held = true) : sent.push(scrollNodes[i]!)))
+  const json = JSON.stringify(report)
+  return sent.length ? [json, ...sent] : json
 }
 
 /**
