@@ -63,6 +63,14 @@ test('unsupported_surface: a file input stops the run', async (t) => {
   blocked(t, outcome, 'unsupported_surface')
 })
 
+test('unsupported_surface: a document without a body (an SVG file) stops the run before any request', async (t) => {
+  const page = await open(t, 'sites/no-body/chart.svg')
+  const outcome = await run(page, [{ operation: 'DONE' }]).result
+  blocked(t, outcome, 'unsupported_surface')
+  t.regex(outcome.error!.message, /has no body/)
+  t.is(outcome.decisions, 0)
+})
+
 test('model_blocked: the model chose BLOCKED', async (t) => {
   const page = await open(t, 'sites/news/index.html')
   const outcome = await run(page, [{ operation: 'BLOCKED' }]).result

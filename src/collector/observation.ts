@@ -50,7 +50,7 @@ export interface ObservedElement {
   fingerprint: string
 }
 
-export type BlockerKind = 'captcha' | 'password' | 'canvas' | 'file_input'
+export type BlockerKind = 'captcha' | 'password' | 'canvas' | 'file_input' | 'no_body'
 
 export interface Blocker {
   kind: BlockerKind

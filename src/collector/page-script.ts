@@ -64,7 +64,7 @@ export interface RawElement {
 }
 
 export interface RawBlocker {
-  kind: 'captcha' | 'password' | 'canvas' | 'file_input'
+  kind: 'captcha' | 'password' | 'canvas' | 'file_input' | 'no_body'
   text?: string
   rect: Rect
   at: Point
@@ -926,6 +926,8 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     if (match) captcha = { kind: 'captcha', text: match[0], rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] }
   }
   if (captcha) blockers.unshift(captcha)
+  // An XML or SVG document has no body: no form, no text layout the agent can reason about.
+  if (!doc.body && win === win.top) blockers.push({ kind: 'no_body', rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] })
 
   // Tall scroll containers around what is visible (a docs sidebar, a results pane).
   const scrollers: RawScroller[] = []
