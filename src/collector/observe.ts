@@ -124,22 +124,33 @@ async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Pro
 
 // Each iframe element is looked up once and kept while its frame lives: the lookup costs two
 // round trips. A kept handle goes stale when the parent document is replaced; the call then fails and
-// is made again with fresh handles.
-const owners = new WeakMap<Page, Map<Frame, Promise<Handle | null>>>()
+// is made again with fresh handles. A lookup that found nothing is tried again next time.
+interface Owner {
+  handle: Promise<Handle | null>
+  missing: boolean
+}
+const owners = new WeakMap<Page, Map<Frame, Owner>>()
 
 function ownerOf(page: Page, frame: Frame, fresh = false): Promise<Handle | null> {
   let known = owners.get(page)
   if (!known) owners.set(page, (known = new Map()))
   let owner = known.get(frame)
-  if (!owner || fresh) {
-    if (owner) void owner.then((stale) => stale?.dispose().catch(() => {}))
-    owner = frame.frameElement().then(
-      (found) => found as Handle | null,
-      () => null,
+  if (!owner || owner.missing || fresh) {
+    if (owner) void owner.handle.then((stale) => stale?.dispose().catch(() => {}))
+    const created: Owner = { handle: Promise.resolve(null), missing: false }
+    created.handle = frame.frameElement().then(
+      (found) => {
+        created.missing = !found
+        return found as Handle | null
+      },
+      () => {
+        created.missing = true
+        return null
+      },
     )
-    known.set(frame, owner)
+    known.set(frame, (owner = created))
   }
-  return owner
+  return owner.handle
 }
 
 /** Releases the iframe handles of frames that are gone. */
@@ -149,7 +160,7 @@ function forgetOwners(page: Page, frames: Set<Frame>): void {
   for (const [frame, owner] of known) {
     if (frames.has(frame) && !frame.detached) continue
     known.delete(frame)
-    void owner.then((handle) => handle?.dispose().catch(() => {}))
+    void owner.handle.then((handle) => handle?.dispose().catch(() => {}))
   }
 }
 
