@@ -317,9 +317,9 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
     if (!rendered(el) || hiddenFromUsers(el)) return { reason: 'hidden' }
     if (reaches(deepHit(at[0], at[1]), el)) return { rect, at }
     // A wrapped inline element's box centre can fall between its lines: try each line box.
-    const boxes = el.getClientRects()
-    if (boxes.length > 1) {
-      for (const box of Array.from(boxes)) {
+    const lines = el.getClientRects()
+    if (lines.length > 1) {
+      for (const box of Array.from(lines)) {
         const point = centre(box)
         if (point && reaches(deepHit(point[0], point[1]), el)) return { rect, at: point }
       }
