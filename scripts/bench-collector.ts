@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util'
 import puppeteer from 'puppeteer-core'
 import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from '../src/cli/find-chrome.ts'
 import { observe } from '../src/collector/observe.ts'
-import { modelView } from '../src/collector/merge.ts'
+import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
 
 const { values } = parseArgs({
@@ -69,10 +69,10 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-/** The state the decision model reads: the page fields and the elements without the executor's fields. */
+/** What one decision request carries: the state and the questions, exactly as the decision client builds them. */
 function stateSize(snapshot: Snapshot): number {
-  const { url, title, text, scroll, omitted, blockers, popups } = snapshot.observation
-  return JSON.stringify({ page: { url, title, text, scroll, omitted, blockers, popups }, elements: snapshot.observation.elements.map(modelView) }).length
+  const { state, questions } = buildDecisionRequest({ goal: 'Open the newest item.', observation: snapshot.observation, recent: [] })
+  return JSON.stringify({ state, questions }).length
 }
 
 /** Stagehand 4.4's observe() on the same URL, with a model that answers at once. */
@@ -159,7 +159,7 @@ try {
   console.log(`Chrome ${await browser.version()}, ${runs} runs per size, viewport 1280×800\n`)
   const rivalColumns = rival ? ' Stagehand 4.4 observe() | Stagehand state (chars) | speed-up |' : ''
   const rivalRule = rival ? ' --- | --- | --- |' : ''
-  console.log(`| N items | observe() median | model state (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
+  console.log(`| N items | observe() median | request: state + questions (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
   console.log(`| --- | --- | --- | --- | --- | --- | --- |${rivalRule}`)
   for (const row of rows) console.log(row)
 } finally {

@@ -3,7 +3,7 @@ import type { Page } from 'puppeteer-core'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
 import { observe } from '../src/collector/observe.ts'
-import { modelView } from '../src/collector/merge.ts'
+import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Observation, Snapshot } from '../src/collector/observation.ts'
 
 // observe() in real Chrome: visibility and covering, scroll containers, shadow roots, frames of the
@@ -152,10 +152,11 @@ test('3,000 controls in the viewport: capped, the rest counted, the state well u
   t.true(observation.elements.length <= 250)
   t.true(observation.elements.length > 100)
   t.is(observation.elements.length + observation.omitted, 3000)
-  const { url, title, text, scroll, omitted, blockers, popups } = observation
-  const state = JSON.stringify({ page: { url, title, text, scroll, omitted, blockers, popups }, elements: observation.elements.map(modelView) })
-  t.true(state.length < 40_000, `state is ${state.length} characters`)
-  t.true(text.length <= 6000)
+  // What the decision model is sent: the state, and the questions with every offered ID.
+  const { state, questions } = buildDecisionRequest({ goal: 'Press button 2999.', observation, recent: [] })
+  t.true(JSON.stringify(state).length < 40_000, `state is ${JSON.stringify(state).length} characters`)
+  t.true(JSON.stringify({ state, questions }).length < 40_000, `request is ${JSON.stringify({ state, questions }).length} characters`)
+  t.true(observation.text.length <= 6000)
 })
 
 test('a 3,000-item list: only what is in the viewport, and a small state', async (t) => {
