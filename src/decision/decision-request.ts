@@ -171,7 +171,7 @@ function describeElement(element: ObservedElement): JSONObject {
   })
 }
 
-/** Drops undefined fields, so the request carries only what is known. */
-function compact(fields: Record<string, JSONValue | undefined>): JSONObject {
+/** Drops undefined fields, so a request carries only what is known. */
+export function compact(fields: Record<string, JSONValue | undefined>): JSONObject {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JSONObject
 }

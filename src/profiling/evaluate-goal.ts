@@ -1,7 +1,8 @@
-import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from '@ai-sdk/provider'
+import type { Experimental_DecisionModelV4Question, JSONObject } from '@ai-sdk/provider'
 import type { Accuracy, TraceEntry } from '../../types/index.d.ts'
 import type { Observation } from '../collector/observation.ts'
 import { checkBoolean } from '../decision/check-answers.ts'
+import { compact } from '../decision/decision-request.ts'
 import { callDecisionModel } from '../models/call-decision-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from './ledger.ts'
@@ -76,8 +77,4 @@ export async function evaluateGoal(
     read: ({ answers, model }) => checkBoolean(answers, GOAL_MET_QUESTION, model),
   })
   return { passed: probability > 0.5, probability }
-}
-
-function compact(fields: Record<string, JSONValue | undefined>): JSONObject {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JSONObject
 }
