@@ -3,6 +3,7 @@ import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import { UsageError } from '../src/errors.ts'
 import { domPage } from './helpers/dom-page.ts'
+import { captureLog } from './helpers/debug-log.ts'
 
 const HTML = '<h1>Hello</h1><p class="n">42</p>'
 
@@ -11,6 +12,19 @@ test('page.extract(rules) resolves success with the data', async (t) => {
   const result = await page.extract({ title: { selector: 'h1', attr: 'text' }, n: { selector: '.n', attr: 'text' } })
   t.is(result.status, 'success')
   t.deepEqual(result.data, { title: 'Hello', n: 42 })
+})
+
+test.serial('a finished extraction logs one debug line with its status, cost and timing', async (t) => {
+  const { lines, restore } = captureLog()
+  try {
+    await agent(domPage(HTML)).extract({ title: { selector: 'h1', attr: 'text' } })
+    await agent(domPage(HTML), { extractor: () => Promise.reject(new Error('engine down')) }).extract({ title: { selector: 'h1' } })
+  } finally {
+    restore()
+  }
+  t.is(lines.length, 2)
+  t.regex(lines[0]!, /\bextract status=success calls=0 .*totalMs=\d+/)
+  t.regex(lines[1]!, /\bextract status=error calls=0 /)
 })
 
 test('rules with a wrong shape reject with a UsageError before the page is touched', async (t) => {

@@ -1,5 +1,4 @@
 import test from 'ava'
-import { format } from 'node:util'
 import type { Experimental_DecisionModelV4, Experimental_DecisionModelV4Result } from '@ai-sdk/provider'
 import { APICallError } from 'ai'
 import type { TraceEntry } from '../types/index.d.ts'
@@ -7,9 +6,10 @@ import { mergeSettings, type Settings } from '../src/options.ts'
 import { createLedger, recordCall, summarizeCost, summarizeTiming, type ModelCallRecord } from '../src/profiling/ledger.ts'
 import { createGoalProfiling, type GoalProfilingInput } from '../src/profiling/goal-profiling.ts'
 import { createExtractProfiling } from '../src/profiling/extract-profiling.ts'
-import { log, logfmt, logStep } from '../src/profiling/log.ts'
+import { logfmt, logStep } from '../src/profiling/log.ts'
 import { decisionModel, type DecisionReply } from './helpers/decision-models.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
+import { captureLog } from './helpers/debug-log.ts'
 
 // ---------------------------------------------------------------- fixtures
 
@@ -332,21 +332,6 @@ test('extraction profiling: rules, cost and timing, no accuracy, no request, the
 })
 
 // ---------------------------------------------------------------- debug lines
-
-function captureLog(): { lines: string[]; restore: () => void } {
-  const lines: string[] = []
-  const enabled = log.enabled
-  const original = log.log
-  log.enabled = true
-  log.log = (...args: unknown[]) => lines.push(format(...(args as [string, ...unknown[]])))
-  return {
-    lines,
-    restore: () => {
-      log.enabled = enabled
-      log.log = original
-    },
-  }
-}
 
 test('logfmt writes key=value pairs, quoting where needed and leaving out undefined', (t) => {
   t.is(

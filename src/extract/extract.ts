@@ -83,9 +83,10 @@ function startRun(): Run {
   const run: Run = {
     ledger: createLedger(),
     rules: undefined,
-    succeeded: (data) => ({ status: 'success', data, profiling: profiling() }),
-    failed: (error) => ({ status: 'error', error: toError(error), profiling: profiling() }),
+    succeeded: (data) => ({ status: 'success', data, profiling: profiling('success') }),
+    failed: (error) => ({ status: 'error', error: toError(error), profiling: profiling('error') }),
   }
-  const profiling = () => createExtractProfiling({ ledger: run.ledger, rules: run.rules, totalMs: performance.now() - started })
+  const profiling = (status: 'success' | 'error') =>
+    createExtractProfiling({ ledger: run.ledger, rules: run.rules, totalMs: performance.now() - started, status })
   return run
 }

@@ -12,7 +12,7 @@ export function createExtractProfiling(input: {
   rules: Rules | undefined
   totalMs: number
   /** For the debug line. */
-  status?: 'success' | 'error'
+  status: 'success' | 'error'
 }): (options?: ProfilingCallOptions) => Promise<ExtractProfiling> {
   const profiling: ExtractProfiling = {
     rules: input.rules,
