@@ -27,11 +27,16 @@ function existingEngine(page: Page): Extractor | undefined {
   return (_page, rules) => method.call(page, rules)
 }
 
+/** Extraction defaults: a page's own `extract` method is the engine unless the defaults name one. */
+function extractDefaults(page: Page, base: Partial<Settings>): Partial<Settings> {
+  const engine = existingEngine(page)
+  return engine && !base.extractor ? { ...base, extractor: engine } : base
+}
+
 function agentFn<P extends Page>(page: P, defaults?: AgentOptions): P & AgentPage {
   assertPage(page)
   const base: Partial<Settings> = parseOptions(defaults, 'agent(page, defaults)')
-  const engine = existingEngine(page)
-  const pageDefaults: Partial<Settings> = engine && !base.extractor ? { ...base, extractor: engine } : base
+  const pageDefaults = extractDefaults(page, base)
   const target = page as P & AgentPage
   target.goal = install((goal: unknown, options?: unknown) => runGoal(page, goal, base, options)) as AgentPage['goal']
   target.extract = install((...args: unknown[]) => extract(page, args, pageDefaults)) as AgentPage['extract']
@@ -45,7 +50,7 @@ const agent = Object.assign(agentFn, {
   },
   extract: (page: Page, ...args: unknown[]) => {
     assertPage(page)
-    return extract(page, args, {})
+    return extract(page, args, extractDefaults(page, {}))
   },
   applyRules: (page: Page, rules: Rules) => {
     assertPage(page)

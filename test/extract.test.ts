@@ -135,6 +135,15 @@ test('the extractor option overrides a page\'s own extract method', async (t) =>
   t.deepEqual(result.data, { fromOption: true })
 })
 
+test('agent.extract uses a page\'s own extract method as the engine too, and leaves it in place', async (t) => {
+  const page = domPage(HTML) as Page & { extract?: unknown }
+  const own = async () => ({ fromPage: true })
+  page.extract = own
+  const result = await agent.extract(page, { title: { selector: 'h1' } })
+  t.deepEqual(result.data, { fromPage: true })
+  t.is(page.extract, own)
+})
+
 test('agent.extract works without touching the page', async (t) => {
   const page = domPage(HTML)
   const result = await agent.extract(page, { title: { selector: 'h1', attr: 'text' } })
