@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import { useChrome } from './helpers/chrome.ts'
-import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { useFixtureServers } from './helpers/fixture-server.ts'
 import { observe } from '../src/collector/observe.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Observation, Snapshot } from '../src/collector/observation.ts'
@@ -10,21 +10,11 @@ import type { Observation, Snapshot } from '../src/collector/observation.ts'
 // same and of another origin, caps on huge pages, and node IDs across re-renders.
 
 const chrome = useChrome(test)
-let site: FixtureServer
-let other: FixtureServer
-
-test.before(async () => {
-  site = await serveFixtures()
-  other = await serveFixtures({ host: 'localhost' })
-})
-test.after.always(async () => {
-  await site?.close()
-  await other?.close()
-})
+const servers = useFixtureServers(test)
 
 async function open(t: { teardown(fn: () => unknown): void }, path: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await chrome.page(t, viewport)
-  await page.goto(site.url(path), { waitUntil: 'load' })
+  await page.goto(servers.site.url(path), { waitUntil: 'load' })
   return page
 }
 
@@ -44,7 +34,7 @@ test('only visible controls: not transparent, hidden, off-screen, under a sticky
   t.true(observation.text.startsWith('Home Menu'))
   t.false(observation.text.includes('Far below'))
 
-  await page.goto(site.url('/collector/visibility.html#modal'))
+  await page.goto(servers.site.url('/collector/visibility.html#modal'))
   await page.reload({ waitUntil: 'load' })
   const modal = await snap(t, page)
   t.deepEqual(names(modal.observation), ['Confirm'])
@@ -97,7 +87,7 @@ test('open shadow roots: controls, slotted names, nested roots, hit-testing; clo
 })
 
 test('frames of the same and of another origin are observed, placed, and kept apart', async (t) => {
-  const page = await open(t, `/collector/frames.html?consent=${encodeURIComponent(other.url('/collector/consent.html'))}`)
+  const page = await open(t, `/collector/frames.html?consent=${encodeURIComponent(servers.other.url('/collector/consent.html'))}`)
   await page.waitForFrame((frame) => frame.url().includes('consent.html'))
   const snapshot = await snap(t, page)
   const { observation } = snapshot
@@ -134,7 +124,7 @@ test('frames of the same and of another origin are observed, placed, and kept ap
 })
 
 test('a control inside a frame that the top page covers is not offered', async (t) => {
-  const page = await open(t, `/collector/frames.html?cover&consent=${encodeURIComponent(other.url('/collector/consent.html'))}`)
+  const page = await open(t, `/collector/frames.html?cover&consent=${encodeURIComponent(servers.other.url('/collector/consent.html'))}`)
   await page.waitForFrame((frame) => frame.url().includes('consent.html'))
   const first = await snap(t, page)
   t.deepEqual(names(first.observation), ['Top button', 'Email', 'Subscribe'])
@@ -223,7 +213,7 @@ test('blockers in Chrome: a large canvas, a visible file input, CAPTCHA text ins
 
 test('a frame that does not answer is left out; the rest of the page is observed', async (t) => {
   // The frame is of another site, so it runs in its own renderer, which a long script keeps busy.
-  const page = await open(t, `/collector/busy-top.html?frame=${encodeURIComponent(other.url('/collector/busy.html'))}`)
+  const page = await open(t, `/collector/busy-top.html?frame=${encodeURIComponent(servers.other.url('/collector/busy.html'))}`)
   await page.waitForFrame((frame) => frame.url().includes('busy.html'))
   await new Promise((resolve) => setTimeout(resolve, 200))
   const { observation } = await snap(t, page)

@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import { useChrome } from './helpers/chrome.ts'
-import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { useFixtureServers } from './helpers/fixture-server.ts'
 import { observe } from '../src/collector/observe.ts'
 import { checkFreshness } from '../src/collector/check-freshness.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
@@ -9,17 +9,7 @@ import type { Snapshot } from '../src/collector/observation.ts'
 // checkFreshness() in real Chrome: what the executor asks just before input.
 
 const chrome = useChrome(test)
-let site: FixtureServer
-let other: FixtureServer
-
-test.before(async () => {
-  site = await serveFixtures()
-  other = await serveFixtures({ host: 'localhost' })
-})
-test.after.always(async () => {
-  await site?.close()
-  await other?.close()
-})
+const servers = useFixtureServers(test)
 
 const FORM = `<style>body{margin:0;font:14px sans-serif}</style>
   <h1>Search</h1>
@@ -109,7 +99,7 @@ test('the focus check for text entry', async (t) => {
 
 test('shadow DOM targets: slotted controls, and covers inside the shadow tree', async (t) => {
   const page = await chrome.page(t)
-  await page.goto(site.url('/collector/shadow.html'))
+  await page.goto(servers.site.url('/collector/shadow.html'))
   const snapshot = await observe(page)
   t.teardown(() => snapshot.dispose())
   const save = snapshot.observation.elements.find((element) => element.name === 'Slotted save')!
@@ -133,7 +123,7 @@ test('shadow DOM targets: slotted controls, and covers inside the shadow tree', 
 
 test('a target in a cross-origin frame is fresh until the top page covers it', async (t) => {
   const page = await chrome.page(t)
-  await page.goto(site.url(`/collector/frames.html?consent=${encodeURIComponent(other.url('/collector/consent.html'))}`))
+  await page.goto(servers.site.url(`/collector/frames.html?consent=${encodeURIComponent(servers.other.url('/collector/consent.html'))}`))
   await page.waitForFrame((frame) => frame.url().includes('consent.html'))
   const snapshot = await observe(page)
   t.teardown(() => snapshot.dispose())

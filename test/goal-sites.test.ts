@@ -3,28 +3,18 @@ import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import { log } from '../src/profiling/log.ts'
 import { useChrome } from './helpers/chrome.ts'
-import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { useFixtureServers } from './helpers/fixture-server.ts'
 import { evaluatorModel, scriptedModel, textDecider, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 
 // page.goal() end to end in real Chrome: the collector, the decision client with a scripted decision
 // model, the executor and the loop, on small local sites.
 
 const chrome = useChrome(test)
-let server: FixtureServer
-let otherOrigin: FixtureServer
-
-test.before(async () => {
-  server = await serveFixtures()
-  otherOrigin = await serveFixtures({ host: 'localhost' })
-})
-test.after.always(async () => {
-  await server?.close()
-  await otherOrigin?.close()
-})
+const servers = useFixtureServers(test)
 
 async function open(t: Parameters<typeof chrome.page>[0], path: string): Promise<Page> {
   const page = await chrome.page(t)
-  await page.goto(server.url(path))
+  await page.goto(servers.site.url(path))
   return page
 }
 
@@ -52,7 +42,7 @@ test('news: opens the first story’s comments, then DONE', async (t) => {
 
   const [click, done] = trace
   t.like(click, { request: 1, step: 1, operation: 'CLICK', targetName: '42 comments', stale: false, pageChanged: true, confidence: 0.9, targetConfidence: 0.9 })
-  t.is(click!.url, server.url('sites/news/index.html'))
+  t.is(click!.url, servers.site.url('sites/news/index.html'))
   t.regex(click!.target!, /^e\d+$/)
   t.is(click!.probabilities!.CLICK, 0.9)
   t.is(click!.targetProbabilities![click!.target!], 0.9)
@@ -128,7 +118,7 @@ test('form: SELECT an option, CLICK a radio and a checkbox, submit', async (t) =
 })
 
 test('consent: the banner in a cross-origin iframe is observed and clicked', async (t) => {
-  const page = await open(t, `sites/consent/index.html?frame=${encodeURIComponent(otherOrigin.origin)}`)
+  const page = await open(t, `sites/consent/index.html?frame=${encodeURIComponent(servers.other.origin)}`)
   await page.waitForFrame((frame) => frame.url().includes('/banner.html'))
   await page.waitForFunction(() => (document.getElementById('consent') as HTMLIFrameElement | null)?.contentWindow !== null)
   const { result } = run(page, 'Accept the cookies and show the recipe.', [{ operation: 'CLICK', target: 'Accept all' }, { operation: 'DONE' }])
@@ -208,7 +198,7 @@ test('target=_blank: the popup is reported in the trace, never followed, and sto
   t.is((error as InstanceType<typeof agent.BlockedError>).reason, 'unsupported_surface')
   t.regex(error!.message, /opened a new tab \(.*partner\.html\); the agent works in one tab/)
   t.is(steps, 1)
-  t.deepEqual(trace[0]!.popups, [server.url('sites/popup/partner.html')])
+  t.deepEqual(trace[0]!.popups, [servers.site.url('sites/popup/partner.html')])
   t.true(page.url().endsWith('/sites/popup/index.html'))
   // The popup ends the run before another request: the model never claims a visit that did not happen.
   t.is(scripted.seen.length, 1)

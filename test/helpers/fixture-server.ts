@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { TestFn } from 'ava'
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url))
 
@@ -54,5 +55,34 @@ export async function serveFixtures(options: { host?: '127.0.0.1' | 'localhost';
         server.closeAllConnections()
         server.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * Two fixture servers for a test file, started before its first test and closed after its last:
+ * `site` on 127.0.0.1 and `other` on localhost, a second origin for cross-origin frames.
+ */
+export function useFixtureServers(test: TestFn): { readonly site: FixtureServer; readonly other: FixtureServer } {
+  let site: FixtureServer | undefined
+  let other: FixtureServer | undefined
+  test.before(async () => {
+    site = await serveFixtures()
+    other = await serveFixtures({ host: 'localhost' })
+  })
+  test.after.always(async () => {
+    await site?.close()
+    await other?.close()
+  })
+  const started = (server: FixtureServer | undefined) => {
+    if (!server) throw new Error('The fixture servers start in test.before; use them inside tests.')
+    return server
+  }
+  return {
+    get site() {
+      return started(site)
+    },
+    get other() {
+      return started(other)
+    },
   }
 }
