@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
 import type { ChildReport, FrameReport, ObserveRequest, Point } from './page-script.ts'
@@ -11,6 +12,7 @@ import { LIMITS } from './limits.ts'
 // time; when they moved, the parent checks the new ones in one small extra call.
 // Handles: a snapshot holds one per offered node. The next observation takes over those of nodes it
 // offers again, so the page only sends nodes that are new, and only nodes that are gone are released.
+// What one observation hands the next travels in the snapshot (its memory), never in module state.
 
 export interface ObserveOptions {
   /** The snapshot this one replaces; its handles are released. */
@@ -46,18 +48,38 @@ interface FrameRun {
   sightings: Sighting[]
 }
 
-// The handles each snapshot holds, by node ID. Whoever holds a handle releases it.
-const holdings = new WeakMap<Snapshot, Map<string, Handle>>()
+/** What a snapshot hands the next observation. Whoever holds the memory releases its handles. */
+export interface CollectorMemory {
+  /** The handles the snapshot holds, by node ID. */
+  handles: Map<string, Handle>
+  /** The points each frame passed up last time: its parent hit-tests them ahead of time. */
+  framePoints: Map<Frame, Point[]>
+  /** Each iframe element, looked up once while its frame lives. */
+  owners: Map<Frame, Owner>
+}
 
-// Document tokens are handed out per page, so node IDs (`d3:17`) never repeat across its documents.
-const nextDocument = new WeakMap<Page, number>()
-// The points each frame passed up last time: its parent hit-tests them ahead of time.
-const lastPoints = new WeakMap<Frame, Point[]>()
+/** A snapshot taken by observe(): it carries the memory the next observation takes over. */
+export interface CollectorSnapshot extends Snapshot {
+  memory: CollectorMemory
+}
 
-function documentToken(page: Page): string {
-  const next = (nextDocument.get(page) ?? 0) + 1
-  nextDocument.set(page, next)
-  return `d${next}`
+function emptyMemory(): CollectorMemory {
+  return { handles: new Map(), framePoints: new Map(), owners: new Map() }
+}
+
+/** Takes the previous snapshot's memory, leaving it empty so its dispose() releases nothing kept. */
+function takeMemory(previous: Snapshot | undefined): CollectorMemory {
+  if (!previous || !('memory' in previous)) return emptyMemory()
+  const snapshot = previous as CollectorSnapshot
+  const taken = snapshot.memory
+  snapshot.memory = emptyMemory()
+  return taken
+}
+
+// A random token per document keeps node IDs (`d3f9a1c2:17`) from repeating across documents and
+// frames, without counting documents anywhere.
+function documentToken(): string {
+  return `d${randomBytes(4).toString('hex')}`
 }
 
 function release(handles: Iterable<JSHandle>): Promise<unknown> {
@@ -129,12 +151,9 @@ interface Owner {
   handle: Promise<Handle | null>
   missing: boolean
 }
-const owners = new WeakMap<Page, Map<Frame, Owner>>()
 
-function ownerOf(page: Page, frame: Frame, fresh = false): Promise<Handle | null> {
-  let known = owners.get(page)
-  if (!known) owners.set(page, (known = new Map()))
-  let owner = known.get(frame)
+function ownerOf(memory: CollectorMemory, frame: Frame, fresh = false): Promise<Handle | null> {
+  let owner = memory.owners.get(frame)
   if (!owner || owner.missing || fresh) {
     if (owner) void owner.handle.then((stale) => stale?.dispose().catch(() => {}))
     const created: Owner = { handle: Promise.resolve(null), missing: false }
@@ -148,20 +167,29 @@ function ownerOf(page: Page, frame: Frame, fresh = false): Promise<Handle | null
         return null
       },
     )
-    known.set(frame, (owner = created))
+    memory.owners.set(frame, (owner = created))
   }
   return owner.handle
 }
 
-/** Releases the iframe handles of frames that are gone. */
-function forgetOwners(page: Page, frames: Set<Frame>): void {
-  const known = owners.get(page)
-  if (!known) return
-  for (const [frame, owner] of known) {
+/** Forgets frames that are gone: their points, and their iframe handles, which are released. */
+function forgetFrames(memory: CollectorMemory, frames: Set<Frame>): void {
+  for (const [frame, owner] of memory.owners) {
     if (frames.has(frame) && !frame.detached) continue
-    known.delete(frame)
+    memory.owners.delete(frame)
     void owner.handle.then((handle) => handle?.dispose().catch(() => {}))
   }
+  for (const frame of memory.framePoints.keys()) if (!frames.has(frame) || frame.detached) memory.framePoints.delete(frame)
+}
+
+/** Releases everything a memory holds: node handles and iframe handles. */
+async function releaseMemory(memory: CollectorMemory): Promise<void> {
+  const owners = await Promise.all(Array.from(memory.owners.values(), (owner) => owner.handle))
+  const handles = [...new Set(memory.handles.values()), ...owners.filter((handle): handle is Handle => handle !== null)]
+  memory.handles = new Map()
+  memory.owners = new Map()
+  memory.framePoints = new Map()
+  await release(handles)
 }
 
 function frameRuns(page: Page): FrameRun[] {
@@ -188,25 +216,25 @@ function frameRuns(page: Page): FrameRun[] {
 }
 
 /** Runs the page script in one frame, handing it its children's iframes and their last points. */
-async function observeRun(page: Page, run: FrameRun, held: Map<string, Handle>): Promise<void> {
+async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<string, Handle>): Promise<void> {
   const attempt = async (fresh: boolean): Promise<Observe> => {
     run.asked = []
     const handles: Handle[] = []
     for (const child of run.children) {
-      const owner = await ownerOf(page, child.frame, fresh)
+      const owner = await ownerOf(memory, child.frame, fresh)
       if (!owner) continue
       run.asked.push(child)
       handles.push(owner)
     }
     const request: Observe = {
       mode: 'observe',
-      docToken: documentToken(page),
+      docToken: documentToken(),
       maxElements: LIMITS.maxElements,
       textLimit: LIMITS.textLimit,
       nameLimit: LIMITS.nameLimit,
       nearbyLimit: LIMITS.nearbyLimit,
       frameScroller: run.parent !== undefined,
-      childPoints: run.asked.map((child) => lastPoints.get(child.frame) ?? []),
+      childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),
       held: [...held.keys()],
     }
     const evaluation = evaluateFrame(run, request, handles, held)
@@ -242,15 +270,15 @@ async function observeRun(page: Page, run: FrameRun, held: Map<string, Handle>):
 }
 
 /** Passes a child's points up through its parent, hit-testing the ones the parent was not handed. */
-async function passUp(page: Page, child: FrameRun): Promise<void> {
+async function passUp(memory: CollectorMemory, child: FrameRun): Promise<void> {
   const parent = child.parent
   const seen = parent?.seen.get(child)
   if (!parent || !seen || !child.report) return
   const points = child.sightings.map((sighting) => sighting.point)
-  lastPoints.set(child.frame, points)
+  memory.framePoints.set(child.frame, points)
   const missing = seen.child.visible ? points.filter((point) => !seen.hits.has(key(point))) : []
   if (missing.length) {
-    const owner = await ownerOf(page, child.frame)
+    const owner = await ownerOf(memory, child.frame)
     const translated = owner ? await evaluateInFrame<Array<Point | null>>(parent.frame, { mode: 'hit', points: missing }, [owner]) : []
     missing.forEach((point, i) => seen.hits.set(key(point), translated[i] ?? null))
   }
@@ -276,12 +304,11 @@ function origin(url: string): string {
 export async function observe(page: Page, options: ObserveOptions = {}): Promise<Snapshot> {
   const previous = options.previous
   // Taken from the previous snapshot now, so its dispose() cannot release what this one may keep.
-  const held = (previous && holdings.get(previous)) ?? new Map<string, Handle>()
-  if (previous) holdings.set(previous, new Map())
+  const memory = takeMemory(previous)
   try {
-    return await observeFrames(page, options.popups ?? [], held)
+    return await observeFrames(page, options.popups ?? [], memory)
   } catch (error) {
-    releaseLater(() => release(held.values()))
+    releaseLater(() => releaseMemory(memory))
     throw error
   } finally {
     // Released after the new snapshot is taken, off its critical path: the renderer would otherwise
@@ -290,14 +317,15 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
   }
 }
 
-async function observeFrames(page: Page, popups: string[], held: Map<string, Handle>): Promise<Snapshot> {
+async function observeFrames(page: Page, popups: string[], memory: CollectorMemory): Promise<CollectorSnapshot> {
+  const held = memory.handles
   const runs = frameRuns(page)
   const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
   try {
-    await Promise.all(runs.map((run) => observeRun(page, run, held)))
+    await Promise.all(runs.map((run) => observeRun(memory, run, held)))
     const deepest = Math.max(...runs.map((run) => run.depth))
     for (let depth = deepest; depth > 0; depth--) {
-      await Promise.all(runs.filter((run) => run.depth === depth).map((run) => passUp(page, run)))
+      await Promise.all(runs.filter((run) => run.depth === depth).map((run) => passUp(memory, run)))
     }
   } catch (error) {
     const handles = obtained()
@@ -305,7 +333,7 @@ async function observeFrames(page: Page, popups: string[], held: Map<string, Han
     held.clear()
     throw error
   } finally {
-    forgetOwners(page, new Set(runs.map((run) => run.frame)))
+    forgetFrames(memory, new Set(runs.map((run) => run.frame)))
   }
 
   const top = runs[0]!
@@ -356,16 +384,12 @@ async function observeFrames(page: Page, popups: string[], held: Map<string, Han
   const unused = [...obtained()].filter((handle) => !kept.has(handle))
   releaseLater(() => release(unused))
 
-  const snapshot: Snapshot = {
+  const snapshot: CollectorSnapshot = {
     observation: merged.observation,
     handles: merged.handles,
     scrollHandles: merged.scrollHandles,
-    async dispose() {
-      const owned = holdings.get(snapshot)
-      holdings.set(snapshot, new Map())
-      if (owned?.size) await release(new Set(owned.values()))
-    },
+    memory: { handles: keep, framePoints: memory.framePoints, owners: memory.owners },
+    dispose: () => releaseMemory(snapshot.memory),
   }
-  holdings.set(snapshot, keep)
   return snapshot
 }
