@@ -2,6 +2,7 @@ import test from 'ava'
 import type { ElementHandle, Page } from 'puppeteer-core'
 import type { Observation, ObservedElement, Snapshot } from '../src/collector/observation.ts'
 import type { Decision } from '../src/decision/decision.ts'
+import { isolatedWorld } from '../src/browser/isolated-world.ts'
 import { act, type CheckFreshness } from '../src/executor/act.ts'
 import { watchActivity } from '../src/executor/page-activity.ts'
 import { watchPageEvents } from '../src/executor/page-events.ts'
@@ -37,8 +38,9 @@ const connected: CheckFreshness = async (snapshot, id) => {
 }
 
 async function snapshotOf(page: Page, selectors: Record<string, string>, scroll: Record<string, string> = {}): Promise<Snapshot> {
+  // In the isolated world, where the collector's handles live.
   const grab = async (selector: string) => {
-    const handle = await page.$(selector)
+    const handle = (await isolatedWorld(page.mainFrame()).evaluateHandle((query) => document.querySelector(query), selector)).asElement()
     if (!handle) throw new Error(`fixture has no ${selector}`)
     return handle as ElementHandle<Element>
   }

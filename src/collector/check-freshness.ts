@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
 import type { Snapshot } from './observation.ts'
 import type { CheckReport, Point } from './page-script.ts'
+import { frameOwner } from '../browser/isolated-world.ts'
 import { evaluateInFrame, evaluateOnElement } from './run-script.ts'
 import { LIMITS } from './limits.ts'
 
@@ -28,7 +29,7 @@ function isDocumentGone(error: unknown): boolean {
 async function reachesTop(frame: Frame, at: Point): Promise<boolean> {
   let point = at
   for (let child = frame, parent = frame.parentFrame(); parent; child = parent, parent = parent.parentFrame()) {
-    const owner = await child.frameElement()
+    const owner = await frameOwner(child)
     if (!owner) return false
     try {
       const [translated] = await evaluateInFrame<Array<Point | null>>(parent, { mode: 'hit', points: [point] }, [owner])

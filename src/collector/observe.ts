@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
 import type { ChildReport, FrameReport, ObserveRequest, Point } from './page-script.ts'
+import { frameOwner } from '../browser/isolated-world.ts'
 import { evaluateHandleInFrame, evaluateInFrame } from './run-script.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
@@ -157,7 +158,7 @@ function ownerOf(memory: CollectorMemory, frame: Frame, fresh = false): Promise<
   if (!owner || owner.missing || fresh) {
     if (owner) void owner.handle.then((stale) => stale?.dispose().catch(() => {}))
     const created: Owner = { handle: Promise.resolve(null), missing: false }
-    created.handle = frame.frameElement().then(
+    created.handle = frameOwner(frame).then(
       (found) => {
         created.missing = !found
         return found as Handle | null
@@ -320,6 +321,8 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
 async function observeFrames(page: Page, popups: string[], memory: CollectorMemory): Promise<CollectorSnapshot> {
   const held = memory.handles
   const runs = frameRuns(page)
+  // A closed page or a lost browser leaves a detached main frame: nothing to observe.
+  if (runs.length === 0) throw new Error('The page was closed, or the browser disconnected: its main frame is detached.')
   const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
   try {
     await Promise.all(runs.map((run) => observeRun(memory, run, held)))

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ElementHandle, Frame, JSHandle } from 'puppeteer-core'
+import { isolatedWorld } from '../browser/isolated-world.ts'
 import { collectorScript, installedScript, type PageRequest } from './page-script.ts'
 
 // Calls the page script the cheap way first: a document that already ran this version keeps it, so
@@ -18,23 +19,23 @@ function isMissing(handle: JSHandle): boolean {
   return remote.type === 'string' && remote.value === 'missing'
 }
 
-/** Runs the script in a frame's document and returns a handle to its result. */
+/** Runs the script in a frame's document (in its isolated world) and returns a handle to its result. */
 export async function evaluateHandleInFrame(frame: Frame, request: Request, owners: ElementHandle<Element>[]): Promise<JSHandle> {
   const full = stamped(request)
-  const quick = await frame.evaluateHandle(installedScript, null, full, ...owners)
+  const quick = await isolatedWorld(frame).evaluateHandle(installedScript, null, full, ...owners)
   if (!isMissing(quick)) return quick
-  return frame.evaluateHandle(collectorScript, null, full, ...owners)
+  return isolatedWorld(frame).evaluateHandle(collectorScript, null, full, ...owners)
 }
 
 /** Runs the script in a frame's document and returns its result by value. */
 export async function evaluateInFrame<T>(frame: Frame, request: Request, owners: ElementHandle<Element>[]): Promise<T> {
   const full = stamped(request)
-  const quick = await frame.evaluate(installedScript, null, full, ...owners)
+  const quick = await isolatedWorld(frame).evaluate(installedScript, null, full, ...owners)
   if (quick !== 'missing') return quick as T
-  return (await frame.evaluate(collectorScript, null, full, ...owners)) as T
+  return (await isolatedWorld(frame).evaluate(collectorScript, null, full, ...owners)) as T
 }
 
-/** Runs the script on an element (the `target`) in its own document and returns its result by value. */
+/** Runs the script on an element (the `target`) in its own document and returns its result by value; element handles live in the isolated world. */
 export async function evaluateOnElement<T>(handle: ElementHandle<Element>, request: Request): Promise<T> {
   const full = stamped(request)
   const quick = await handle.evaluate(installedScript, full)

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Freshness, FreshnessOptions } from '../collector/check-freshness.ts'
 import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
+import { isolatedWorld } from '../browser/isolated-world.ts'
+import { clickTarget, pressEnter, type InputResult } from './guarded-input.ts'
 import { findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage } from './page-scripts.ts'
 
 /** The collector's freshness guard: is the target still the node, state and place the decision saw? */
@@ -21,21 +23,24 @@ export interface ActionInput {
   checkFreshness: CheckFreshness
 }
 
-/** `acted` with the frames the input went to; or the reason the target failed a freshness check. */
-export type ActionOutcome = { acted: true; frames: Frame[] } | { acted: false; stale: string }
+/**
+ * `acted` with the frames the input went to; or, before any input, the reason the target failed a
+ * freshness check (`stale`); or, after it, what the input reached instead of the target (`redirected`).
+ */
+export type ActionOutcome = { acted: true; frames: Frame[] } | { acted: false; stale: string } | { acted: false; redirected: string }
 
 /** Carries out one decided operation on the live page. Input happens only after a fresh guard check. */
 export async function act(input: ActionInput): Promise<ActionOutcome> {
   const { decision } = input
   switch (decision.operation) {
     case 'CLICK':
-      return withFreshTarget(input, (handle) => click(input.page, handle))
+      return withFreshTarget(input, (handle) => clickTarget(input.page, handle))
     case 'SELECT':
       return withFreshTarget(input, (handle) => selectOption(input, handle))
     case 'TYPE_TEXT':
       return typeText(input)
     case 'SUBMIT':
-      return withFreshTarget(input, (handle) => submit(input.page, handle))
+      return withFreshTarget(input, (handle) => submit(input, handle))
     case 'SCROLL_DOWN':
     case 'SCROLL_UP':
       return scroll(input, decision.operation === 'SCROLL_DOWN' ? 1 : -1)
@@ -47,21 +52,17 @@ export async function act(input: ActionInput): Promise<ActionOutcome> {
   }
 }
 
-async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<Element>) => Promise<void>): Promise<ActionOutcome> {
+async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<Element>) => Promise<InputResult>): Promise<ActionOutcome> {
   const fresh = await checkTarget(input)
   if (!fresh.fresh) return { acted: false, stale: fresh.reason }
   input.signal?.throwIfAborted()
-  try {
-    await run(fresh.handle)
-  } catch (error) {
-    if (error instanceof TargetLost) return { acted: false, stale: error.message }
-    throw error
-  }
-  return { acted: true, frames: [fresh.handle.frame] }
+  return outcomeOf(await run(fresh.handle), fresh.handle)
 }
 
-/** The target vanished between the guard and the input, before any input was sent. */
-class TargetLost extends Error {}
+function outcomeOf(result: InputResult, handle: ElementHandle<Element>): ActionOutcome {
+  if (result.done) return { acted: true, frames: [handle.frame] }
+  return 'stale' in result ? { acted: false, stale: result.stale } : { acted: false, redirected: result.redirected }
+}
 
 async function checkTarget(input: ActionInput, options?: FreshnessOptions): Promise<Freshness> {
   return input.checkFreshness(input.snapshot, targetOf(input.decision), options)
@@ -72,23 +73,7 @@ function targetOf(decision: Decision): string {
   return decision.target
 }
 
-/**
- * Clicks the centre of the target's visible box, measured now. The guard has just found the target
- * visible and reached by a hit test, so there is nothing to scroll: Puppeteer's own click would first
- * wait an animation frame to find that out.
- */
-async function click(page: Page, handle: ElementHandle<Element>): Promise<void> {
-  let point: { x: number; y: number }
-  try {
-    point = await handle.clickablePoint()
-  } catch (error) {
-    // Hidden, detached or replaced since the guard looked: never click where it used to be.
-    throw new TargetLost(`the target could not be located for the click (${error instanceof Error ? error.message : String(error)})`)
-  }
-  await page.mouse.click(point.x, point.y)
-}
-
-async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<void> {
+async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
   const option = input.element?.options?.find((candidate) => candidate.id === input.decision.option)
   if (!option) {
     throw new Error(`SELECT chose option ${String(input.decision.option)}, which ${input.decision.target} does not offer.`)
@@ -96,7 +81,7 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
   if (input.element?.tag === 'select') {
     const selected = await handle.select(option.value)
     if (!selected.includes(option.value)) throw new Error(`The select ${input.decision.target} refused the value ${JSON.stringify(option.value)}.`)
-    return
+    return { done: true }
   }
   const optionHandle = await handle.evaluateHandle(findListOption, option.label)
   const element = optionHandle.asElement() as ElementHandle<Element> | null
@@ -105,8 +90,10 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
     throw new Error(`The listbox ${input.decision.target} has no option labelled ${JSON.stringify(option.label)} any more.`)
   }
   try {
-    // The option was not checked by the guard and may lie outside the listbox's scrolled view.
-    await element.click()
+    // The option was not checked by the freshness guard and may lie outside the listbox's scrolled view;
+    // the click's own browser hit test and watch make sure the press lands on it.
+    await element.scrollIntoView()
+    return await clickTarget(input.page, element)
   } finally {
     await element.dispose()
   }
@@ -128,20 +115,24 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   return { acted: true, frames: [after.handle.frame] }
 }
 
-async function submit(page: Page, handle: ElementHandle<Element>): Promise<void> {
+async function submit(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
   const plan = await handle.evaluate(planSubmit)
-  if (plan === 'click') await click(page, handle)
-  else if (plan === 'enter') {
+  if (plan === 'click') return clickTarget(input.page, handle)
+  if (plan === 'enter') {
     await handle.focus()
-    await page.keyboard.press('Enter')
-  } else await handle.evaluate(requestSubmit)
+    const focused = await checkTarget(input, { focused: true })
+    if (!focused.fresh) return { done: false, stale: `after focus: ${focused.reason}` }
+    return pressEnter(input.page, handle)
+  }
+  await handle.evaluate(requestSubmit)
+  return { done: true }
 }
 
 async function scroll(input: ActionInput, direction: 1 | -1): Promise<ActionOutcome> {
   const target = targetOf(input.decision)
   if (target === 'page') {
     input.signal?.throwIfAborted()
-    await input.page.evaluate(scrollByPage, null, direction)
+    await isolatedWorld(input.page.mainFrame()).evaluate(scrollByPage, null, direction)
     return { acted: true, frames: [] }
   }
   const handle = input.snapshot.scrollHandles.get(target)

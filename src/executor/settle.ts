@@ -1,4 +1,5 @@
 import type { Frame, Page } from 'puppeteer-core'
+import { isolatedWorld } from '../browser/isolated-world.ts'
 import type { PageActivity } from './page-activity.ts'
 import { waitForDomQuiet } from './page-scripts.ts'
 
@@ -60,7 +61,7 @@ async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number): P
     timer = setTimeout(resolve, maxMs + 50)
   })
   const waits = frames.map((frame) =>
-    frame.evaluate(waitForDomQuiet, bounds.quietMs, maxMs).then(
+    isolatedWorld(frame).evaluate(waitForDomQuiet, bounds.quietMs, maxMs).then(
       () => undefined,
       // A navigation destroys the context the wait runs in; the navigation wait takes over.
       () => undefined,

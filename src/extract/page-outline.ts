@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core'
+import { isolatedWorld } from '../browser/isolated-world.ts'
 
 /** What the rule writer shows the model about the page. */
 export interface PageOutline {
@@ -115,7 +116,7 @@ export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
   return { url: location.href, title: document.title, outline }
 }
 
-/** Takes the outline of the page's main frame in one `evaluate`. */
+/** Takes the outline of the page's main frame in one `evaluate`, in its isolated world. */
 export function takeOutline(page: Page, limits: OutlineLimits = OUTLINE_LIMITS): Promise<PageOutline> {
-  return page.evaluate(outlinePage, limits)
+  return isolatedWorld(page.mainFrame()).evaluate(outlinePage, limits)
 }
