@@ -57,6 +57,8 @@ async function repeat(t: { log(...values: unknown[]): void }, page: Page, url: s
   const results: GoalResult[] = []
   for (let run = 0; run < RUNS; run++) {
     await page.goto(url)
+    // The pointer starts in the corner, away from the target, as it would for a new visitor.
+    await page.mouse.move(0, 0)
     results.push(await runOnce())
     for (const [key, count] of Object.entries(await clicksOf(page))) totals[key] = (totals[key] ?? 0) + count
   }
