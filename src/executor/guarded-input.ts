@@ -1,5 +1,5 @@
 import type { ElementHandle, JSHandle, Page } from 'puppeteer-core'
-import { browserHitTest } from './browser-hit-test.ts'
+import { browserHitTest, type HitResult } from './browser-hit-test.ts'
 import { watchInput, type InputWatch, type WatchReport } from './page-scripts.ts'
 
 // A click or a key press that must land on the target the model chose. Before the press, the browser's own
@@ -17,8 +17,12 @@ const PRESS_EVENTS = { click: ['pointerdown', 'mousedown'], key: ['keydown'] }
 
 export type InputResult = { done: true } | { done: false; stale: string } | { done: false; redirected: string }
 
-// What Chrome and Puppeteer say when the document the watch lives in was replaced (the input navigated).
-const DOCUMENT_GONE = /context was destroyed|Cannot find context|Execution context is not available|detached|Could not find object|Target closed/i
+// What Chrome and Puppeteer say when the document the watch lives in was replaced (the input navigated,
+// or the page did): its world, and every handle of it, went with it.
+const DOCUMENT_GONE =
+  /context was destroyed|Cannot find context|Execution context is not available|detached|Could not find object|Target closed|same JavaScript world/i
+
+const isDocumentGone = (error: unknown) => error instanceof Error && DOCUMENT_GONE.test(error.message)
 
 async function arm(handle: ElementHandle<Element>, types: string[]): Promise<JSHandle<InputWatch>> {
   return handle.evaluateHandle(watchInput, types)
@@ -29,7 +33,7 @@ async function read(watch: JSHandle<InputWatch>): Promise<WatchReport | null> {
   try {
     return await watch.evaluate((armed) => armed.report())
   } catch (error) {
-    if (error instanceof Error && DOCUMENT_GONE.test(error.message)) return null
+    if (isDocumentGone(error)) return null
     throw error
   }
 }
@@ -58,10 +62,23 @@ export async function clickTarget(page: Page, handle: ElementHandle<Element>): P
     // Hidden, detached or replaced since the guard looked: never click where it used to be.
     return { done: false, stale: `the target could not be located for the click (${error instanceof Error ? error.message : String(error)})` }
   }
-  const watch = await arm(handle, CLICK_EVENTS)
+  let watch: JSHandle<InputWatch>
+  try {
+    watch = await arm(handle, CLICK_EVENTS)
+  } catch (error) {
+    if (isDocumentGone(error)) return { done: false, stale: 'document changed' }
+    throw error
+  }
   try {
     await page.mouse.move(point.x, point.y)
-    const hit = await browserHitTest(page, handle, watch, point)
+    let hit: HitResult
+    try {
+      hit = await browserHitTest(page, handle, watch, point)
+    } catch (error) {
+      // Replaced while the pointer moved: nothing was pressed yet.
+      if (isDocumentGone(error)) return { done: false, stale: 'document changed' }
+      throw error
+    }
     if (!hit.onTarget) return { done: false, stale: `the browser's hit test found ${hit.found} at the target's point` }
     await page.mouse.down()
     const press = await read(watch)
@@ -77,7 +94,13 @@ export async function clickTarget(page: Page, handle: ElementHandle<Element>): P
 
 /** Presses Enter in the target, which must hold focus (the caller has checked it) and receive the key. */
 export async function pressEnter(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
-  const watch = await arm(handle, KEY_EVENTS)
+  let watch: JSHandle<InputWatch>
+  try {
+    watch = await arm(handle, KEY_EVENTS)
+  } catch (error) {
+    if (isDocumentGone(error)) return { done: false, stale: 'document changed' }
+    throw error
+  }
   try {
     await page.keyboard.press('Enter')
     return verdict(await read(watch), PRESS_EVENTS.key, 'key press')
