@@ -9,7 +9,9 @@ import { observeSettled, type Observe } from '../src/goal/observe-settled.ts'
 const snapshot = { observation: {}, handles: new Map(), scrollHandles: new Map(), dispose: async () => {} } as unknown as Snapshot
 
 function fakePage(): Page & { waits: number } {
-  const page = { waits: 0, evaluate: async () => void (page.waits += 1) }
+  // The wait for the new document runs in the main frame's isolated world.
+  const wait = async () => void (page.waits += 1)
+  const page = { waits: 0, mainFrame: () => ({ _id: 'main', client: {}, isolatedRealm: () => ({ evaluate: wait }) }) }
   return page as unknown as Page & { waits: number }
 }
 

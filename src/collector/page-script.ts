@@ -979,8 +979,9 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
   const children = owners.map((owner, index) => hitThrough(owner, request.childPoints[index] ?? []))
 
   const report: FrameReport = {
-    url: location.href,
-    title: doc.title,
+    // The page chooses both and can make them megabytes long; Node clips them again for the model.
+    url: clip(location.href, 4000),
+    title: clip(doc.title, 1000),
     doc: reg.doc,
     text,
     scroll,
