@@ -979,9 +979,8 @@ export function collectorScript(target: Element | null, request: PageRequest, ..
   const children = owners.map((owner, index) => hitThrough(owner, request.childPoints[index] ?? []))
 
   const report: FrameReport = {
-    // The page chooses both and can make them megabytes long; Node clips them again for the model.
-    url: clip(location.href, 4000),
-    title: clip(doc.title, 1000),
+    url: location.href,
+    title: doc.title,
     doc: reg.doc,
     text,
     scroll,
