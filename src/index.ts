@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core'
 import type { Agent, AgentOptions, AgentPage, Extractor, Rules } from '../types/index.d.ts'
+import { lockPage } from './call/page-lock.ts'
 import { BlockedError, UsageError } from './errors.ts'
 import { parseOptions, type Settings } from './options.ts'
 import { extract } from './extract/extract.ts'
@@ -33,6 +34,16 @@ function extractDefaults(page: Page, base: Partial<Settings>): Partial<Settings>
   return engine && !base.extractor ? { ...base, extractor: engine } : base
 }
 
+/** agent.applyRules is an agent call like the others: refused while another one runs on the page. */
+async function applyRulesLocked(page: Page, rules: Rules): Promise<unknown> {
+  const lock = lockPage(page, 'applyRules')
+  try {
+    return await applyRules(page, rules)
+  } finally {
+    lock.release()
+  }
+}
+
 function agentFn<P extends Page>(page: P, defaults?: AgentOptions): P & AgentPage {
   assertPage(page)
   const base: Partial<Settings> = parseOptions(defaults, 'agent(page, defaults)')
@@ -54,7 +65,7 @@ const agent = Object.assign(agentFn, {
   },
   applyRules: (page: Page, rules: Rules) => {
     assertPage(page)
-    return applyRules(page, rules)
+    return applyRulesLocked(page, rules)
   },
   BlockedError,
 }) as unknown as Agent

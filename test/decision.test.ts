@@ -438,8 +438,18 @@ test('decisions: false stops on a target not offered for the operation', async (
   t.regex(missing!.message, /target null for CLICK/)
 })
 
+test('decisions: false accepts { operation, target } without risky, and reads the action as risky', async (t) => {
+  t.like(await textDecider('{"operation":"CLICK","target":"e1"}').run(), { operation: 'CLICK', target: 'e1', risk: 1 })
+  t.like(await textDecider('{"operation":"SELECT","target":"e4:o2","risky":null}').run(), { operation: 'SELECT', option: 'o2', risk: 1 })
+  t.like(await textDecider('{"operation":"CLICK","target":"e1","risky":false}').run(), { operation: 'CLICK', risk: 0 })
+  // Only actions on an element are rated: WAIT, DONE and the rest need no answer.
+  const done = await textDecider('{"operation":"DONE"}').run()
+  t.is(done.operation, 'DONE')
+  t.is(done.risk, undefined)
+})
+
 test('decisions: false rejects a reply that is not the JSON asked for', async (t) => {
-  for (const reply of ['{"operation":"CLICK","target":"e1"}', '{"operation":"CLICK","target":"e1","risky":false,"why":"x"}', 'CLICK e1', '[]']) {
+  for (const reply of ['{"operation":"CLICK","target":"e1","risky":false,"why":"x"}', '{"operation":"CLICK","target":"e1","risky":"no"}', 'CLICK e1', '[]']) {
     const error = await t.throwsAsync(textDecider(reply).run())
     t.true(NoObjectGeneratedError.isInstance(error), reply)
   }

@@ -18,6 +18,7 @@ test.before(async () => {
 })
 
 // One catalog page serves every read-only case (opened by the first test, once Chrome is up); tests that change or close a page open their own.
+// The cases on it run serially: one agent call at a time on a page.
 function catalog(): Promise<Page> {
   sharedPage ??= (async () => {
     const page = agent(await (await chrome.browser.createBrowserContext()).newPage())
@@ -33,21 +34,21 @@ test.after.always(async () => {
 })
 
 for (const { title, rules, expected } of CASES) {
-  test(`chrome: ${title}`, async (t) => {
+  test.serial(`chrome: ${title}`, async (t) => {
     const result = await ((await catalog()) as any).extract(rules)
     t.is(result.status, 'success', String(result.error))
     t.deepEqual(result.data, expected(server.url('/extract/shop/')))
   })
 }
 
-test('chrome: a rule without a selector reads the text or the HTML of the whole page', async (t) => {
+test.serial('chrome: a rule without a selector reads the text or the HTML of the whole page', async (t) => {
   const data = await agent.applyRules<{ text: string; html: string }>(await catalog(), { text: { attr: 'text' }, html: {} })
   t.true(data.text.startsWith('The Little Shop Fresh bread and cakes Rye loaf'))
   t.false(data.text.includes('ignored'))
   t.regex(data.html, /^<html lang="en"><head>/)
 })
 
-test('chrome: the result has data and a profiling() with the rules and no request', async (t) => {
+test.serial('chrome: the result has data and a profiling() with the rules and no request', async (t) => {
   const rules = { title: { selector: 'h1', attr: 'text' } }
   const result = await agent.extract(await catalog(), rules)
   t.is(result.status, 'success')
@@ -63,11 +64,11 @@ test('chrome: the result has data and a profiling() with the rules and no reques
   t.deepEqual(JSON.parse(JSON.stringify(result)), { status: 'success', data: { title: 'The Little Shop' } })
 })
 
-test('chrome: agent.applyRules gives the data itself', async (t) => {
+test.serial('chrome: agent.applyRules gives the data itself', async (t) => {
   t.deepEqual(await agent.applyRules(await catalog(), { title: { selector: '#title', attr: 'text' } }), { title: 'The Little Shop' })
 })
 
-test('chrome: an invalid selector rejects before anything runs, naming the field and the selector', async (t) => {
+test.serial('chrome: an invalid selector rejects before anything runs, naming the field and the selector', async (t) => {
   const rules = { title: { selector: 'h1', attr: 'text' }, price: { selector: 'span[' } }
   const error = await t.throwsAsync(((await catalog()) as any).extract(rules), { instanceOf: UsageError })
   t.regex(error!.message, /field "price"/)

@@ -69,7 +69,7 @@ test('called without rules or an instruction it throws', async (t) => {
 
 test('a navigation during the read resolves status error with the original error', async (t) => {
   const destroyed = new Error('Execution context was destroyed, most likely because of a navigation.')
-  const page = agent({ evaluate: async () => Promise.reject(destroyed) } as unknown as Page)
+  const page = agent(Object.assign(domPage(HTML), { evaluate: async () => Promise.reject(destroyed) }))
   const result = await page.extract({ title: { selector: 'h1' } })
   t.is(result.status, 'error')
   t.is(result.error, destroyed)

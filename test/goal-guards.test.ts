@@ -2,7 +2,7 @@ import test from 'ava'
 import type { Blocker, Observation, ObservedElement } from '../src/collector/observation.ts'
 import { pageBlock } from '../src/goal/page-blockers.ts'
 import { identify, NoChangeGuard, StaleGuard } from '../src/goal/progress-guards.ts'
-import { lockPage } from '../src/goal/page-lock.ts'
+import { lockPage } from '../src/call/page-lock.ts'
 import { UsageError } from '../src/errors.ts'
 import type { Page } from 'puppeteer-core'
 import { observedElement, pageObservation } from './helpers/observations.ts'
@@ -100,11 +100,11 @@ test('StaleGuard: another target or a fresh decision breaks the streak', (t) => 
 
 test('lockPage refuses a second goal on the same page until released', (t) => {
   const page = {} as Page
-  const release = lockPage(page)
-  const error = t.throws(() => lockPage(page), { instanceOf: UsageError })
+  const lock = lockPage(page, 'goal')
+  const error = t.throws(() => lockPage(page, 'goal'), { instanceOf: UsageError })
   t.regex(error!.message, /already running on this page/)
-  t.notThrows(() => lockPage({} as Page)())
-  release()
-  t.notThrows(() => lockPage(page)())
+  t.notThrows(() => lockPage({} as Page, 'goal').release())
+  lock.release()
+  t.notThrows(() => lockPage(page, 'goal').release())
   t.deepEqual(Object.keys(page), [])
 })

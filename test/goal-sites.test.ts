@@ -87,7 +87,8 @@ test('search: TYPE_TEXT writes the query, SUBMIT sends the form, then DONE', asy
     [{ operation: 'TYPE_TEXT', target: /Search books/ }, { operation: 'SUBMIT', target: /Search books/ }, { operation: 'DONE' }],
     { text: textModel('dune') },
   )
-  const { status, steps, trace, profiling } = await result
+  const { status, steps, trace, profiling, error } = await result
+  t.is(error, undefined)
   t.is(status, 'success')
   t.is(steps, 2)
   t.is(await text(page, '#heading'), 'Results for "dune"')

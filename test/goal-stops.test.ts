@@ -5,7 +5,7 @@ import { UsageError } from '../src/errors.ts'
 import type { GoalResult, PendingAction } from '../types/index.d.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
-import { scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
+import { scriptedModel, textDecider, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 
 // Every way a goal stops: each BlockedError reason, the budgets, the signal, failures as thrown, and
 // the calls that are refused before anything runs.
@@ -144,6 +144,16 @@ test('risk_review: a risky action without approve stops the run before it', asyn
   const outcome = await run(page, [{ operation: 'CLICK', target: 'Place order', risk: 0.9 }]).result
   blocked(t, outcome, 'risk_review')
   t.like(outcome.trace[0], { operation: 'CLICK', risk: 0.9 })
+  t.is(await page.$eval('#summary', (element) => element.textContent), '')
+})
+
+test('risk_review: with decisions: false, an action the text model did not rate counts as risky', async (t) => {
+  const page = await open(t, 'sites/form/index.html')
+  // Replies as the README describes it, { operation, target }, with no risky.
+  const text = textDecider([{ operation: 'CLICK', target: 'Place order', risky: null }])
+  const outcome = await agent(page).goal('Place the order.', { decisions: false, text })
+  blocked(t, outcome, 'risk_review')
+  t.like(outcome.trace[0], { operation: 'CLICK', targetName: 'Place order', risk: 1 })
   t.is(await page.$eval('#summary', (element) => element.textContent), '')
 })
 

@@ -268,3 +268,50 @@ test('answers the goal loop\'s own request: decideStep with decisions: \'local\'
   t.true(decision.confidence! > 0.5 && decision.confidence! < 0.95)
   t.is(ledger.calls.length, 1)
 })
+
+// Pages where a goal without content words ("click go") finds nothing: the decider took no action, so
+// it must not claim the goal. Each is what the collector reports for such a page in Chrome.
+const NOTHING_TO_MATCH: { name: string; page: { url: string; title: string; text: string }; elements: Element[] }[] = [
+  { name: 'about:blank', page: { url: 'about:blank', title: '', text: '' }, elements: [] },
+  {
+    name: 'an error page',
+    page: { url: 'http://127.0.0.1:9/', title: '127.0.0.1', text: 'This site can’t be reached 127.0.0.1 refused to connect. ERR_CONNECTION_REFUSED' },
+    elements: [{ id: 'e1', role: 'button', name: 'Reload' }, { id: 'e2', role: 'button', name: 'Details' }],
+  },
+  { name: 'a PDF', page: { url: 'http://shop.test/terms.pdf', title: 'terms.pdf', text: '' }, elements: [] },
+  { name: 'an image', page: { url: 'http://shop.test/logo.png', title: 'logo.png (200×100)', text: '' }, elements: [] },
+]
+
+for (const { name, page, elements } of NOTHING_TO_MATCH) {
+  test(`a goal without content words on ${name}, before any action: BLOCKED, not DONE`, async (t) => {
+    const { answers } = await experimental_decide({
+      model,
+      state: state(page, elements, [], 'click go'),
+      questions: {
+        operation: choice(elements.length > 0 ? ['CLICK', 'WAIT', 'DONE', 'BLOCKED'] : ['WAIT', 'DONE', 'BLOCKED']),
+        ...(elements.length > 0 && { click_target: choice(elements.map((element) => element.id)) }),
+      },
+    })
+    t.is(choiceAnswer(answers, 'operation').choice, 'BLOCKED')
+  })
+}
+
+test('with nothing that matches but a page that scrolls, it scrolls before it gives up, and never says DONE', async (t) => {
+  const scrolled: Action = { operation: 'SCROLL_DOWN', target: 'page', outcome: 'page_changed' }
+  const ask = (actions: Action[], operations: string[]) =>
+    experimental_decide({ model, state: state(NOTHING_TO_MATCH[1]!.page, [], actions, 'click go'), questions: { operation: choice(operations) } })
+  t.is(choiceAnswer((await ask([], ['SCROLL_DOWN', 'WAIT', 'DONE', 'BLOCKED'])).answers, 'operation').choice, 'SCROLL_DOWN')
+  // At the bottom, scrolling has changed the page but done nothing for the goal.
+  t.is(choiceAnswer((await ask([scrolled], ['SCROLL_UP', 'WAIT', 'DONE', 'BLOCKED'])).answers, 'operation').choice, 'BLOCKED')
+})
+
+test('the goal loop on about:blank with decisions: \'local\' and a goal without content words: BLOCKED', async (t) => {
+  const decision = await decideStep({
+    goal: 'click go',
+    observation: pageObservation({ url: 'about:blank', scroll: [{ id: 'page', name: 'page', up: false, down: false }] }),
+    recent: [],
+    settings: mergeSettings({ decisions: 'local', text: 'local' }),
+    ledger: createLedger(),
+  })
+  t.is(decision.operation, 'BLOCKED')
+})

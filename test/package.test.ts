@@ -2,12 +2,13 @@
 import test from 'ava'
 import { createRequire } from 'node:module'
 import agent from 'puppeteer-agent'
+import { domPage } from './helpers/dom-page.ts'
 
 const required = createRequire(import.meta.url)('./fixtures/require.cjs')
 
-/** Enough of a Page for agent(): extractions below go through custom engines, so evaluate never runs. */
+/** Enough of a Page for agent(): extractions below go through custom engines, so it is never read. */
 function fakePage(): any {
-  return { evaluate: async () => undefined }
+  return domPage('')
 }
 
 const RULES = { title: { selector: 'h1' } }

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { UsageError } from '../src/errors.ts'
-import { validateRules } from '../src/extract/validate-rules.ts'
+import { MAX_RULE_DEPTH, MAX_RULES, RESERVED_FIELDS, validateRules } from '../src/extract/validate-rules.ts'
 
 const rejects: [title: string, rules: unknown, message: RegExp][] = [
   ['rules that are not an object', 'h1', /Rules must be an object of fields, got "h1"/],
@@ -39,3 +39,67 @@ test('accepts every documented form', (t) => {
     }),
   )
 })
+
+/** `depth` levels of fields: a list in a list…, one field at the bottom. */
+function nested(depth: number): Record<string, unknown> {
+  let rules: Record<string, unknown> = { leaf: { selector: 'h1' } }
+  for (let level = 1; level < depth; level++) rules = { items: { selectorAll: 'ul', attr: rules } }
+  return rules
+}
+
+/** `count` fields side by side. */
+function wide(count: number): Record<string, unknown> {
+  return Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, { selector: 'p' }]))
+}
+
+test(`rules nest at most ${MAX_RULE_DEPTH} levels; deeper ones are refused, naming the depth, the field and the limit`, (t) => {
+  t.notThrows(() => validateRules(nested(MAX_RULE_DEPTH)))
+  const error = t.throws(() => validateRules(nested(MAX_RULE_DEPTH + 1)), { instanceOf: UsageError })
+  t.is(error!.message, `Rules nest 13 levels deep (in field "${Array(12).fill('items').join('.')}"); at most 12 levels are allowed.`)
+  t.throws(() => validateRules(nested(150)), { instanceOf: UsageError, message: /^Rules nest 150 levels deep \(in field "items\.items.*…/ })
+})
+
+test('rules nested far too deep, or shared over and over, are refused without overflowing the stack or counting for ages', (t) => {
+  t.throws(() => validateRules(nested(100_000)), { instanceOf: UsageError, message: /^Rules nest 100000 levels deep .*at most 12 levels/ })
+  // 2^40 rules in all, out of 80 objects.
+  let shared: Record<string, unknown> = { leaf: { selector: 'p' } }
+  for (let level = 0; level < 40; level++) {
+    const rule = { selectorAll: 'li', attr: shared }
+    shared = { a: rule, b: rule }
+  }
+  const started = performance.now()
+  t.throws(() => validateRules(shared), { instanceOf: UsageError, message: /^Rules nest at least 41 levels deep/ })
+  t.true(performance.now() - started < 1_000)
+})
+
+test(`rules hold at most ${MAX_RULES} rules in all, nested rules and fallbacks included`, (t) => {
+  t.notThrows(() => validateRules(wide(MAX_RULES)))
+  t.throws(() => validateRules(wide(10_000)), {
+    instanceOf: UsageError,
+    message: 'Rules hold 10000 rules, counting nested rules and fallbacks; at most 300 are allowed.',
+  })
+  const fallbacks = { ...wide(MAX_RULES - 1), last: [{ selector: 'a' }, { selector: 'b' }] }
+  t.throws(() => validateRules(fallbacks), { instanceOf: UsageError, message: /Rules hold 301 rules/ })
+  const inList = { items: { selectorAll: 'li', attr: wide(MAX_RULES) } }
+  t.throws(() => validateRules(inList), { instanceOf: UsageError, message: /Rules hold 301 rules/ })
+})
+
+test('rules that contain themselves are refused', (t) => {
+  const items: Record<string, unknown> = { selectorAll: 'li' }
+  const rules = { items }
+  items.attr = rules
+  t.throws(() => validateRules(rules), { instanceOf: UsageError, message: 'Invalid rule for field "items": its nested rules contain themselves.' })
+  // The same rule used twice is not a loop.
+  const price = { selector: '.price', type: 'number' }
+  t.notThrows(() => validateRules({ a: price, b: { selectorAll: 'li', attr: { price } } }))
+})
+
+for (const name of RESERVED_FIELDS) {
+  test(`a field named ${name} is refused, not dropped`, (t) => {
+    // Parsed from JSON, as rules stored by a caller are: "__proto__" is then a field like any other.
+    const top = JSON.parse(`{"title": {"selector": "h1"}, "${name}": {"selector": "p"}}`)
+    t.throws(() => validateRules(top), { instanceOf: UsageError, message: `Invalid rule for field "${name}": a field may not be named "${name}" (reserved: __proto__, constructor, prototype).` })
+    const inner = JSON.parse(`{"items": {"selectorAll": "li", "attr": {"${name}": {"selector": "p"}}}}`)
+    t.throws(() => validateRules(inner), { instanceOf: UsageError, message: new RegExp(`field "items\\.${name}": a field may not be named`) })
+  })
+}

@@ -27,7 +27,7 @@ export interface ModelOptions {
   maxRetries?: number | null
   /** Longest `Retry-After` the agent will wait, in milliseconds; a longer one ends the request. Default 10000. */
   maxRetryAfterMs?: number | null
-  /** Cancels the run: checked before every decision and every input. */
+  /** Cancels the run: aborting it resolves the call at once with `status: 'error'` and its reason, whatever the page is doing. */
   signal?: AbortSignal | null
 }
 
@@ -40,7 +40,7 @@ export interface GoalOptions extends ModelOptions {
   waitMs?: number | null
   /** Stop with reason `low_confidence` when the chosen operation or target is less probable than this. Off by default. */
   minConfidence?: number | null
-  /** Called before a risky action (payment, purchase, deletion, sending); resolve `true` to allow it. Without it such actions stop the run with `risk_review`. */
+  /** Called before a risky action (payment, purchase, deletion, sending); resolve `true` to allow it. Without it such actions stop the run with `risk_review`. `signal` ends the run while it has not answered. */
   approve?: ((action: PendingAction) => boolean | Promise<boolean>) | null
 }
 
@@ -91,9 +91,11 @@ export type BlockedReason =
   | 'model_blocked'
   | 'low_confidence'
   | 'risk_review'
+  | 'input_redirected'
 
 export interface DialogRecord {
   type: 'alert' | 'confirm' | 'prompt' | 'beforeunload'
+  /** Clipped at 300 characters, ending `… (N characters)` when it was longer. */
   message: string
   /** What the agent answered: accepted or dismissed. */
   accepted: boolean
@@ -133,11 +135,13 @@ export interface TraceEntry {
   actMs?: number
   /** For a risky action: whether `approve` allowed it. */
   approved?: boolean
-  /** Model-reported risk of the action, when a risk question was asked. */
+  /** Model-reported risk of the action, when a risk question was asked (from the text model 1 or 0; 1 when it did not rate it). */
   risk?: number
+  /** Native dialogs the action raised: the first 5 (every one was answered). */
   dialogs?: DialogRecord[]
-  /** URLs of tabs the page opened; they are reported, never followed. */
+  /** URLs of tabs the page opened (the first 5, clipped at 1,000 characters); they are reported, never followed. */
   popups?: string[]
+  /** The page's URL, clipped at 1,000 characters. */
   url: string
 }
 
@@ -234,7 +238,7 @@ export interface Agent {
   extract<T = any>(page: Page, rules: Rules, options?: ExtractOptions): Promise<ExtractResult<T>>
   extract<T = any>(page: Page, instruction: string, rules?: Rules | null, options?: ExtractOptions): Promise<ExtractResult<T>>
   extract<T = any>(page: Page, instruction: string, options?: ExtractOptions): Promise<ExtractResult<T>>
-  /** Runs rules with the built-in engine in the page, without a model. */
+  /** Runs rules with the built-in engine in the page, without a model. Throws while another agent call runs on the page, except inside an extraction's own `extractor`. */
   applyRules<T = any>(page: Page, rules: Rules): Promise<T>
   BlockedError: typeof BlockedError
 }

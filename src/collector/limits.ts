@@ -1,4 +1,6 @@
-// How much of a page one observation may carry. The decision model reads all of it on every step.
+// How much of a page the agent keeps per step: one observation, and the dialogs and tabs of one
+// action. The decision model reads all of it on every step, and the page decides how long each
+// string is, so every one has a bound.
 
 export const LIMITS = {
   /** Element actions offered per observation, across frames. */
@@ -9,6 +11,22 @@ export const LIMITS = {
   frameTextShare: 1_500,
   nameLimit: 80,
   nearbyLimit: 60,
+  /** Characters of the page title: it names the page, and real titles are far shorter. */
+  titleLimit: 200,
+  /**
+   * Characters of a URL (the page's, a frame's, a new tab's). Real ones rarely pass 1,000, and a page
+   * can grow its fragment to megabytes without a navigation.
+   */
+  urlLimit: 1_000,
+  /** Characters of a native dialog's message: enough to read a confirmation or an error. */
+  dialogMessageLimit: 300,
+  /**
+   * Dialogs recorded per action: a page can raise them in a loop. Every one is still answered; the
+   * rest are not recorded.
+   */
+  dialogsPerStep: 5,
+  /** New tabs recorded per action: one is enough to stop the run, a few tell where they went. */
+  popupsPerStep: 5,
   /**
    * Characters the offered elements may take in the model's state (their JSON without the executor's
    * fields). With the text and the page fields this keeps the whole state well under 40,000.

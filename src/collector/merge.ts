@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto'
+import { clip } from '../clip.ts'
 import type { Blocker, ObservedElement, ObservedFrame, Observation, ScrollTarget } from './observation.ts'
 import type { FrameReport, Rect } from './page-script.ts'
 import { LIMITS } from './limits.ts'
 
 // Joins the reports of every observed frame into one observation: frame-relative rectangles become
 // top-page ones, snapshot IDs are handed out, and the caps and the character budget are applied.
+// The title and the URLs come from the page whole (the page script clips only what it describes), so
+// they are clipped here, where they enter the observation.
 
 /** One frame's report, placed in the page. `H` is the handle type (an ElementHandle in Chrome). */
 export interface PlacedFrame<H> {
@@ -139,14 +142,14 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
 
   const text = joinText(frames)
   const observation: Observation = {
-    url: top.report.url,
-    title: top.report.title,
+    url: clip(top.report.url, LIMITS.urlLimit),
+    title: clip(top.report.title, LIMITS.titleLimit),
     text,
     elements,
     omitted,
     blockers,
     scroll,
-    frames: frames.map((placed) => placed.frame),
+    frames: frames.map((placed) => ({ ...placed.frame, url: clip(placed.frame.url, LIMITS.urlLimit) })),
     popups: [...popups],
     signature: '',
   }
@@ -157,7 +160,8 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
 /** URL, documents, scroll positions, text, and every offered control with what it shows. */
 function signatureOf(observation: Observation, frames: PlacedFrame<unknown>[]): string {
   const digest = createHash('sha1')
-  digest.update(observation.url)
+  // The whole URL: two that differ only past the clip are still two places.
+  digest.update(frames[0]!.report.url)
   for (const placed of frames) {
     digest.update(`\u0000${placed.report.doc}@${placed.report.scroll.x},${placed.report.scroll.y}`)
     for (const scroller of placed.report.scrollers) digest.update(`\u0000${scroller.name}@${scroller.top}`)

@@ -321,8 +321,8 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
 async function observeFrames(page: Page, popups: string[], memory: CollectorMemory): Promise<CollectorSnapshot> {
   const held = memory.handles
   const runs = frameRuns(page)
-  // A closed page or a lost browser leaves a detached main frame: nothing to observe.
-  if (runs.length === 0) throw new Error('The page was closed, or the browser disconnected: its main frame is detached.')
+  // A closed page, or its main frame detached soon after: nothing to observe, and no run to read below.
+  if (page.isClosed() || runs.length === 0) throw new Error('The page was closed, or the browser disconnected: there is no frame to observe.')
   const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
   try {
     await Promise.all(runs.map((run) => observeRun(memory, run, held)))

@@ -1,16 +1,15 @@
 import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from '@ai-sdk/provider'
 import type { Operation } from '../../types/index.d.ts'
 import type { ElementOperation, Observation, ObservedElement } from '../collector/observation.ts'
+import { clip } from '../clip.ts'
 import type { RecentAction } from './decision.ts'
+import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
 // Turns an observation into the one request of a step: the state the model reads and the questions
 // it answers, offering only what can be done now.
 
 export const OPERATION_QUESTION = 'operation'
 export const RISK_QUESTION = 'risk'
-
-/** Only the latest actions are told: older ones rarely matter and would grow every request. */
-export const RECENT_ACTIONS_SHOWN = 10
 
 /** What a target option of a head stands for. */
 export interface TargetChoice {
@@ -59,7 +58,29 @@ export function buildDecisionRequest(input: {
 }): DecisionRequest {
   const { observation } = input
   const exclude = input.exclude ?? new Set<string>()
-  const elements = observation.elements.filter((element) => !exclude.has(element.id))
+  const offered = observation.elements.filter((element) => !exclude.has(element.id))
+  // The final bound: what the page fills gives way until the request fits, in this order: its text
+  // (context), the oldest of the history, then the last controls, which are counted as omitted.
+  const text: Part<string> = { value: observation.text }
+  const recent: Part<JSONObject[]> = { value: tellRecent(input.recent) }
+  const elements: Part<ObservedElement[]> = { value: offered }
+  return fitRequest(
+    () => {
+      const omitted = observation.omitted + offered.length - elements.value.length
+      return assemble(input.goal, { ...observation, text: text.value, omitted }, elements.value, recent.value, exclude)
+    },
+    (request) => sizeOf({ state: request.state, questions: request.questions }),
+    [shortenText(text), dropFirst(recent), dropLast(elements, describeElement)],
+  )
+}
+
+function assemble(
+  goal: string,
+  observation: Observation,
+  elements: readonly ObservedElement[],
+  recent: JSONObject[],
+  exclude: ReadonlySet<string>,
+): DecisionRequest {
   const heads: Partial<Record<Operation, TargetHead>> = {}
 
   for (const [operation, capability] of ELEMENT_OPERATIONS) {
@@ -100,7 +121,7 @@ export function buildDecisionRequest(input: {
       'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone?',
   }
 
-  return { state: buildState(input.goal, observation, elements, input.recent), questions, operations, heads }
+  return { state: buildState(goal, observation, elements, recent), questions, operations, heads }
 }
 
 function head(operation: Operation, options: [string, TargetChoice][]): TargetHead {
@@ -124,12 +145,7 @@ function targetQuestion(operation: Operation, target: TargetHead): Experimental_
   }
 }
 
-function buildState(
-  goal: string,
-  observation: Observation,
-  elements: readonly ObservedElement[],
-  recent: readonly RecentAction[],
-): JSONObject {
+function buildState(goal: string, observation: Observation, elements: readonly ObservedElement[], recent: JSONObject[]): JSONObject {
   return {
     goal,
     page: compact({
@@ -143,18 +159,25 @@ function buildState(
           : undefined,
     }),
     elements: elements.map(describeElement),
-    recent_actions: recent.slice(-RECENT_ACTIONS_SHOWN).map((action) =>
-      // Old snapshot IDs mean nothing in this observation, so actions are told by name.
-      compact({
-        operation: action.operation,
-        target_name: action.targetName,
-        option: action.option,
-        text: action.text,
-        outcome: action.outcome,
-        detail: action.detail,
-      }),
-    ),
+    recent_actions: recent,
   }
+}
+
+/**
+ * The latest actions as a request tells them: by name, since old snapshot IDs mean nothing in this
+ * observation, with the typed value and the detail clipped (a detail can hold a URL and dialogs).
+ */
+export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
+  return recent.slice(-REQUEST_LIMITS.recentActions).map((action) =>
+    compact({
+      operation: action.operation,
+      target_name: action.targetName,
+      option: action.option,
+      text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
+      outcome: action.outcome,
+      detail: action.detail === undefined ? undefined : clip(action.detail, REQUEST_LIMITS.actionDetail),
+    }),
+  )
 }
 
 function describeElement(element: ObservedElement): JSONObject {

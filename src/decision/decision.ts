@@ -27,7 +27,10 @@ export interface Decision {
   /** Probability of the chosen target; absent without a target or when the text model decides. */
   targetConfidence?: number
   targetProbabilities?: Record<string, number>
-  /** Probability that the chosen action is risky (payment, purchase, deletion, sending), when asked. */
+  /**
+   * Probability that the chosen action is risky (payment, purchase, deletion, sending), for actions on an
+   * element. From the text model 1 or 0, and 1 when its reply did not rate the action.
+   */
   risk?: number
   /** The model request plus building and checking it. */
   decisionMs: number

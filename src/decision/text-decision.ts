@@ -15,7 +15,7 @@ export const TEXT_DECISION_MAX_TOKENS = 1024
 const replySchema = z.strictObject({
   operation: z.string(),
   target: z.string().nullish(),
-  risky: z.boolean(),
+  risky: z.boolean().nullish(),
 })
 
 const INSTRUCTIONS = [
@@ -23,7 +23,7 @@ const INSTRUCTIONS = [
   'Reply with one JSON object {"operation", "target", "risky"}:',
   '- operation: one of the options of questions.operation.criteria.',
   '- target: for an operation that has a question "<operation>_target" (e.g. click_target), one of that question\'s options; otherwise null.',
-  '- risky: the answer to questions.risk for the action you chose (true or false).',
+  '- risky: the answer to questions.risk for the action you chose (true or false). Without it, the action counts as risky.',
 ].join('\n')
 
 export async function decideWithText(
@@ -59,6 +59,8 @@ export async function decideWithText(
   }
   const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target }
   if (picked.option !== undefined) decision.option = picked.option
-  if (ELEMENT_TARGET_OPERATIONS.has(operation)) decision.risk = reply.risky ? 1 : 0
+  // A reply that does not rate the action is read as risky: the risk gate then asks approve() (or
+  // stops the run), rather than letting an unrated payment or deletion through.
+  if (ELEMENT_TARGET_OPERATIONS.has(operation)) decision.risk = reply.risky === false ? 0 : 1
   return decision
 }

@@ -1,10 +1,12 @@
+import type { JSONObject } from '@ai-sdk/provider'
 import { z } from 'zod'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { generateJson } from '../models/call-language-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
 import type { RecentAction } from './decision.ts'
-import { RECENT_ACTIONS_SHOWN } from './decision-request.ts'
+import { compact, tellRecent } from './decision-request.ts'
+import { dropFirst, fitRequest, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
 // The value typed for TYPE_TEXT, written by the text model. Anything but exactly `{ "text": "…" }`
 // with a usable string fails closed: nothing is typed.
@@ -42,33 +44,35 @@ export interface WrittenText {
 
 export async function writeText(input: WriteTextInput): Promise<WrittenText> {
   const started = performance.now()
-  const { observation, target } = input
-  const prompt = JSON.stringify({
-    goal: input.goal,
-    field: {
-      role: target.role,
-      name: target.name,
-      type: target.type,
-      value: target.value,
-      form: target.form,
-      nearby: target.nearby,
-    },
-    page: { url: observation.url, title: observation.title, text: observation.text },
-    recent_actions: input.recent.slice(-RECENT_ACTIONS_SHOWN).map((action) => ({
-      operation: action.operation,
-      target_name: action.targetName,
-      text: action.text,
-      outcome: action.outcome,
-    })),
-  })
   const reply = await generateJson({
     settings: input.settings,
     ledger: input.ledger,
     purpose: 'text',
     instructions: INSTRUCTIONS,
-    prompt,
+    prompt: JSON.stringify(textPrompt(input)),
     schema: replySchema,
     maxOutputTokens: TEXT_MAX_OUTPUT_TOKENS,
   })
   return { text: reply.text, textMs: Math.round(performance.now() - started) }
+}
+
+/** What the text model reads: the goal, the field, the page and the history, within the request bound. */
+export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 'target' | 'recent'>): JSONObject {
+  const { observation, target } = input
+  const field = compact({
+    role: target.role,
+    name: target.name,
+    type: target.type,
+    value: target.value,
+    form: target.form,
+    nearby: target.nearby,
+  })
+  // The page's text gives way first, then the oldest of the history, as in the decision request.
+  const text: Part<string> = { value: observation.text }
+  const recent: Part<JSONObject[]> = { value: tellRecent(input.recent) }
+  return fitRequest(
+    () => ({ goal: input.goal, field, page: { url: observation.url, title: observation.title, text: text.value }, recent_actions: recent.value }),
+    sizeOf,
+    [shortenText(text), dropFirst(recent)],
+  )
 }

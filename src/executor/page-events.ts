@@ -1,11 +1,13 @@
 import type { CDPSession, Dialog, Page, Protocol, Target } from 'puppeteer-core'
 import type { DialogRecord } from '../../types/index.d.ts'
+import { clip } from '../clip.ts'
+import { LIMITS } from '../collector/limits.ts'
 
 /** Native dialogs and popup tabs of a page during a run, collected until they are taken for the trace. */
 export interface PageEvents {
-  /** Dialogs answered since the last call. */
+  /** Dialogs answered since the last call: the first few, messages clipped. */
   takeDialogs(): DialogRecord[]
-  /** URLs of tabs the page opened since the last call. */
+  /** URLs of tabs the page opened since the last call: the first few, clipped. */
   takePopups(): string[]
   dispose(): Promise<void>
 }
@@ -13,20 +15,25 @@ export interface PageEvents {
 /**
  * Answers every native dialog so that none can hang the run: alert, confirm and beforeunload are
  * accepted (the action that raised them was chosen on purpose); prompt is dismissed, because no
- * value is ever made up. Popups are only noted: they are never followed or closed.
+ * value is ever made up. Popups are only noted: they are never followed or closed. The page decides
+ * how many and how long, so only the first few of each are kept per action, clipped.
  */
 export async function watchPageEvents(page: Page): Promise<PageEvents> {
   let dialogs: DialogRecord[] = []
   let popups: string[] = []
   // URLs announced by the page but whose tab has not been created yet, so that it is not reported twice.
+  // Keyed by the clipped URL, so that the page cannot make the map hold megabytes either.
   const announced = new Map<string, number>()
   const browser = page.browser()
   const self = page.target()
 
+  const notePopup = (clipped: string) => {
+    if (popups.length < LIMITS.popupsPerStep) popups.push(clipped)
+  }
   const onDialog = (dialog: Dialog) => {
     const type = dialog.type() as DialogRecord['type']
     const accepted = type !== 'prompt'
-    dialogs.push({ type, message: dialog.message(), accepted })
+    if (dialogs.length < LIMITS.dialogsPerStep) dialogs.push({ type, message: clip(dialog.message(), LIMITS.dialogMessageLimit), accepted })
     const answer = accepted ? dialog.accept() : dialog.dismiss()
     // Another listener of the caller's may have answered it first.
     answer.catch(() => {})
@@ -34,15 +41,16 @@ export async function watchPageEvents(page: Page): Promise<PageEvents> {
   // The page announces a new window while the click that opens it is still being handled, well
   // before the browser reports the tab; the tab itself still counts for windows opened by other means.
   const onWindowOpen = (event: Protocol.Page.WindowOpenEvent) => {
-    popups.push(event.url)
-    announced.set(event.url, (announced.get(event.url) ?? 0) + 1)
+    const url = clip(event.url, LIMITS.urlLimit)
+    notePopup(url)
+    announced.set(url, (announced.get(url) ?? 0) + 1)
   }
   const onTarget = (target: Target) => {
     if (target.type() !== 'page' || target.opener() !== self) return
-    const url = target.url()
+    const url = clip(target.url(), LIMITS.urlLimit)
     const pending = announced.get(url) ?? 0
     if (pending > 0) announced.set(url, pending - 1)
-    else popups.push(url)
+    else notePopup(url)
   }
 
   let session: CDPSession | undefined

@@ -1,51 +1,85 @@
 import type { Page } from 'puppeteer-core'
 import type { ExtractResult, Rules } from '../../types/index.d.ts'
+import { lockPage, type PageLock } from '../call/page-lock.ts'
+import { watchRun, type RunSignal } from '../call/run-signal.ts'
 import { toError } from '../errors.ts'
 import { mergeSettings, type Settings } from '../options.ts'
 import { createExtractProfiling } from '../profiling/extract-profiling.ts'
 import { createLedger, type Ledger } from '../profiling/ledger.ts'
 import { badSelectorError, runRulesEngine } from './apply-rules.ts'
 import type { EngineOutcome } from './rules-engine.ts'
-import { parseExtractArgs } from './extract-args.ts'
+import { pinDocument, type DocumentPin } from './document-pin.ts'
+import { parseExtractArgs, type ExtractCall } from './extract-args.ts'
 import { checkFillable, needsModel } from './merge-rules.ts'
 import { tryWrittenRules, writeRules } from './rule-writer.ts'
 import { validateRules } from './validate-rules.ts'
 
 /**
- * `page.extract(...)`. Rejects with a UsageError when called wrong, before anything runs; anything
- * that fails while running resolves `{ status: 'error', error, profiling }`.
+ * `page.extract(...)`. Rejects with a UsageError when called wrong (another agent call running on the
+ * page included), before anything runs; anything that fails while running resolves
+ * `{ status: 'error', error, profiling }`, at once when the signal aborts or the page goes away.
  */
 export async function extract(page: Page, args: unknown[], defaults: Partial<Settings>): Promise<ExtractResult> {
   const call = parseExtractArgs(args)
   const settings = mergeSettings(defaults, call.options)
-  const engine = settings.extractor
+  const written = needsRuleWriter(call, settings)
+  const lock = lockPage(page, 'extraction')
+  const watch = watchRun(page, settings.signal)
+  // Model requests end with the run.
+  const scope: Scope = { page, settings: { ...settings, signal: watch.signal }, watch, lock }
+  try {
+    if (written) return await runWrittenRules(scope, call.instruction!, call.rules as Rules | undefined)
+    return await runRules(scope, call.rules as Rules)
+  } finally {
+    watch.dispose()
+    lock.release()
+  }
+}
+
+/** What one extraction runs with. */
+interface Scope {
+  page: Page
+  settings: Settings
+  watch: RunSignal
+  lock: PageLock
+}
+
+/** Checks the rules the caller passed (throwing a UsageError); true when a model has to write some. */
+function needsRuleWriter(call: ExtractCall, settings: Settings): boolean {
   if (call.instruction === undefined) {
     // A custom engine has its own rule format; only the built-in one's rules are checked here.
-    if (!engine) validateRules(call.rules)
-    return runRules(page, call.rules as Rules, settings)
+    if (!settings.extractor) validateRules(call.rules)
+    return false
   }
+  if (call.rules === undefined) return true
   // Rules passed with an instruction are always checked: this package completes them.
-  if (call.rules !== undefined) {
-    validateRules(call.rules)
-    checkFillable(call.rules)
-    if (!needsModel(call.rules)) return runRules(page, call.rules, settings)
-  }
-  return runWrittenRules(page, call.instruction, call.rules as Rules | undefined, settings)
+  validateRules(call.rules)
+  checkFillable(call.rules)
+  return needsModel(call.rules)
+}
+
+/**
+ * A custom engine, run within the extraction's lock (so that it may call agent.applyRules) and
+ * raced with the run's signal like every other call on the page.
+ */
+function runEngine(scope: Scope, rules: Rules): Promise<unknown> {
+  const engine = scope.settings.extractor!
+  return scope.watch.race(new Promise((resolve) => resolve(scope.lock.within(() => engine(scope.page, rules)))))
 }
 
 /** Rules that are complete: one run of the engine, no model. */
-async function runRules(page: Page, rules: Rules, settings: Settings): Promise<ExtractResult> {
+async function runRules(scope: Scope, rules: Rules): Promise<ExtractResult> {
+  const { page, settings, watch } = scope
   const run = startRun()
   run.rules = rules
-  const engine = settings.extractor
   let outcome: EngineOutcome | undefined
   let data: unknown
   try {
-    settings.signal?.throwIfAborted()
-    if (engine) data = await engine(page, rules)
-    else outcome = await runRulesEngine(page, rules)
+    watch.signal.throwIfAborted()
+    if (settings.extractor) data = await runEngine(scope, rules)
+    else outcome = await watch.race(runRulesEngine(page, rules))
   } catch (error) {
-    return run.failed(error)
+    return run.failed(await watch.explain(error))
   }
   if (outcome) {
     // A selector the browser refuses is the caller's mistake, found before anything was read.
@@ -55,18 +89,30 @@ async function runRules(page: Page, rules: Rules, settings: Settings): Promise<E
   return run.succeeded(data)
 }
 
-/** The model writes the rules (or the missing selectors), they are tried on the page, then they run. */
-async function runWrittenRules(page: Page, instruction: string, userRules: Rules | undefined, settings: Settings): Promise<ExtractResult> {
+/**
+ * The model writes the rules (or the missing selectors), they are tried on the page, then they run.
+ * The document the outline is taken from is pinned: data read from any other document is an error.
+ */
+async function runWrittenRules(scope: Scope, instruction: string, userRules: Rules | undefined): Promise<ExtractResult> {
+  const { page, settings, watch } = scope
   const run = startRun()
+  let pin: DocumentPin | undefined
   try {
-    settings.signal?.throwIfAborted()
-    const rules = await writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger })
+    watch.signal.throwIfAborted()
+    pin = await watch.race(pinDocument(page), (late) => late.release())
+    const rules = await watch.race(writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger }))
     run.rules = rules
-    const tried = await tryWrittenRules(page, rules)
-    const engine = settings.extractor
-    return run.succeeded(engine ? await engine(page, rules) : tried)
+    const tried = await watch.race(tryWrittenRules(page, rules))
+    const data = settings.extractor ? await runEngine(scope, rules) : tried
+    await watch.race(pin.check())
+    return run.succeeded(data)
   } catch (error) {
-    return run.failed(error)
+    const explained = await watch.explain(error)
+    // Written rules that failed on another document (matching nothing there, say) failed because it changed.
+    const changed = pin && run.rules && !watch.signal.aborted ? await watch.race(pin.check()).then(() => undefined, (reason: unknown) => reason) : undefined
+    return run.failed(changed ?? explained)
+  } finally {
+    pin?.release()
   }
 }
 

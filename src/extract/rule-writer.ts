@@ -1,5 +1,7 @@
 import type { Page } from 'puppeteer-core'
 import type { Rules } from '../../types/index.d.ts'
+import { clip } from '../clip.ts'
+import { LIMITS } from '../collector/limits.ts'
 import { generateJson } from '../models/call-language-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
@@ -42,7 +44,8 @@ function prompt(instruction: string, page: PageOutline, rules: Rules | undefined
         JSON.stringify(rules, null, 2),
     )
   }
-  parts.push(`Page: ${page.url}\nTitle: ${page.title}\n\nOutline:\n${page.outline}`)
+  // The outline has its own cap; the URL and title come from the page whole.
+  parts.push(`Page: ${clip(page.url, LIMITS.urlLimit)}\nTitle: ${clip(page.title, LIMITS.titleLimit)}\n\nOutline:\n${page.outline}`)
   return parts.join('\n\n')
 }
 

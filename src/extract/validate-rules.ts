@@ -1,4 +1,5 @@
 import type { RuleType, Rules } from '../../types/index.d.ts'
+import { clip } from '../clip.ts'
 import { UsageError } from '../errors.ts'
 import { describe } from '../options.ts'
 
@@ -7,6 +8,26 @@ export const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type'] as const
 
 /** One rule's place in the rules, for error messages: `products.price`, or `title[1]` for the second fallback. */
 type FieldPath = string
+
+// Limits on the size of rules, far beyond what a real page needs. The engine walks the rules once per
+// element each level matches, so without them a deep or huge set of rules (a mistake, or a model's
+// runaway reply) held the page until the protocol timeout.
+
+/**
+ * Levels of fields: the top level is 1, each nested `attr` one more. The cells of the rows of the
+ * tables in a page's sections are level 4.
+ */
+export const MAX_RULE_DEPTH = 12
+/** Rules in all, nested ones and fallbacks included. The rules for a rich product page are about 50. */
+export const MAX_RULES = 300
+/**
+ * Field names refused. The data is built by assigning fields: `__proto__` would set the object's
+ * prototype instead of adding a field (it was silently dropped), and `constructor` and `prototype`
+ * would shadow what code reading the data expects of an object.
+ */
+export const RESERVED_FIELDS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+// A path deep enough to break the depth limit would fill the message.
+const PATH_SHOWN = 120
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
@@ -20,7 +41,56 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function validateRules(rules: unknown): asserts rules is Rules {
   if (!isPlainObject(rules)) throw new UsageError(`Rules must be an object of fields, got ${describe(rules)}.`)
+  checkSize(rules)
   validateFields(rules, '')
+}
+
+/**
+ * Throws a UsageError when rules nest deeper than MAX_RULE_DEPTH or hold more than MAX_RULES, before
+ * anything walks them recursively. Walks with its own stack, so no nesting overflows it; a rule that
+ * contains itself is named as such.
+ */
+function checkSize(rules: Record<string, unknown>): void {
+  // Counting stops here: the exact total no longer matters, and rules shared many times over (the same
+  // object nested in itself as two fields, a dozen times) would take ages to count.
+  const ceiling = 100_000
+  let count = 0
+  let deepest = { depth: 0, path: '' }
+  // Each fields object with its depth and path; `exit` marks where its subtree ends, for the cycle check.
+  type Visit = { fields: Record<string, unknown>; depth: number; prefix: string } | { exit: object }
+  const stack: Visit[] = [{ fields: rules, depth: 1, prefix: '' }]
+  const open = new Set<object>()
+  walk: while (stack.length > 0) {
+    const visit = stack.pop()!
+    if ('exit' in visit) {
+      open.delete(visit.exit)
+      continue
+    }
+    const { fields, depth, prefix } = visit
+    if (open.has(fields)) throw new UsageError(`Invalid rule for field "${prefix}": its nested rules contain themselves.`)
+    open.add(fields)
+    stack.push({ exit: fields })
+    if (depth > deepest.depth) deepest = { depth, path: prefix }
+    for (const field of Object.keys(fields)) {
+      const path = prefix ? `${prefix}.${field}` : field
+      const value = fields[field]
+      for (const rule of Array.isArray(value) ? value : [value]) {
+        count += 1
+        if (count > ceiling) break walk
+        if (isPlainObject(rule) && isPlainObject(rule.attr)) stack.push({ fields: rule.attr, depth: depth + 1, prefix: path })
+      }
+    }
+  }
+  const stopped = count > ceiling
+  if (deepest.depth > MAX_RULE_DEPTH) {
+    throw new UsageError(
+      `Rules nest ${stopped ? 'at least ' : ''}${deepest.depth} levels deep (in field "${clip(deepest.path, PATH_SHOWN)}"); at most ${MAX_RULE_DEPTH} levels are allowed.`,
+    )
+  }
+  if (count > MAX_RULES) {
+    const found = stopped ? `more than ${ceiling}` : String(count)
+    throw new UsageError(`Rules hold ${found} rules, counting nested rules and fallbacks; at most ${MAX_RULES} are allowed.`)
+  }
 }
 
 function validateFields(rules: Record<string, unknown>, prefix: string): void {
@@ -30,6 +100,9 @@ function validateFields(rules: Record<string, unknown>, prefix: string): void {
   }
   for (const field of fields) {
     const path = prefix ? `${prefix}.${field}` : field
+    if (RESERVED_FIELDS.has(field)) {
+      throw invalid(path, `a field may not be named "${field}" (reserved: ${[...RESERVED_FIELDS].join(', ')})`)
+    }
     const value = rules[field]
     if (Array.isArray(value)) {
       if (value.length === 0) throw invalid(path, 'the list of fallback rules is empty')

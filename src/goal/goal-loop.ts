@@ -4,6 +4,7 @@ import type { Observation, ObservedElement, Snapshot } from '../collector/observ
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
 import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
+import { watchRun, type RunSignal } from '../call/run-signal.ts'
 import { BlockedError, toError } from '../errors.ts'
 import { act, type ActionOutcome, type CheckFreshness } from '../executor/act.ts'
 import { watchActivity } from '../executor/page-activity.ts'
@@ -54,7 +55,9 @@ interface Step {
 
 /**
  * Observe → decide → guard → act → settle, until the model chooses DONE or the run has to stop.
- * Never throws: a stop is a BlockedError in `error`, anything else the error as thrown.
+ * Never throws: a stop is a BlockedError in `error`, anything else the error as thrown. Every await
+ * races the run's signal, so an abort, a closed page or a lost browser ends the run at once, however
+ * long the page keeps a call pending.
  */
 export function runGoalLoop(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger): Promise<LoopOutcome> {
   return new GoalRun(page, goal, settings, parts, ledger).run()
@@ -63,7 +66,9 @@ export function runGoalLoop(page: Page, goal: string, settings: Settings, parts:
 class GoalRun {
   readonly #page: Page
   readonly #goal: string
+  /** The caller's settings, with the run's signal as `signal`: model requests end with the run. */
   readonly #settings: Settings
+  readonly #run: RunSignal
   readonly #parts: GoalParts
   readonly #ledger: Ledger
   readonly #trace: TraceEntry[] = []
@@ -82,24 +87,29 @@ class GoalRun {
   constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger) {
     this.#page = page
     this.#goal = goal
-    this.#settings = settings
+    this.#run = watchRun(page, settings.signal)
+    this.#settings = { ...settings, signal: this.#run.signal }
     this.#parts = parts
     this.#ledger = ledger
   }
 
   async run(): Promise<LoopOutcome> {
+    const run = this.#run
     try {
-      this.#events = await watchPageEvents(this.#page)
+      // Answering dialogs needs the page to answer first; a watcher that arrives after the run is removed.
+      this.#events = await run.race(watchPageEvents(this.#page), (late) => late.dispose())
       await this.#observe([])
       while (!(await this.#step())) {
         // Each turn is one decision request.
       }
       return this.#finish('success')
     } catch (error) {
-      return this.#finish('error', error)
+      return this.#finish('error', await run.explain(error))
     } finally {
-      await this.#events?.dispose()
-      await this.#snapshot?.dispose().catch(() => {})
+      // The listeners come off at once; what needs the page is not waited for once the run has ended.
+      await run.race(this.#events?.dispose() ?? Promise.resolve()).catch(() => {})
+      await run.race(this.#snapshot?.dispose() ?? Promise.resolve()).catch(() => {})
+      run.dispose()
     }
   }
 
@@ -115,15 +125,17 @@ class GoalRun {
       this.#stop('step_budget', `Used all ${settings.maxDecisions} decision requests (maxDecisions) before the goal was met.`)
     }
 
-    settings.signal?.throwIfAborted()
-    const decision = await this.#parts.decideStep({
-      goal: this.#goal,
-      observation,
-      recent: [...this.#recent],
-      settings,
-      ledger: this.#ledger,
-      exclude: this.#noChange.exclusions(observation),
-    })
+    this.#run.signal.throwIfAborted()
+    const decision = await this.#run.race(
+      this.#parts.decideStep({
+        goal: this.#goal,
+        observation,
+        recent: [...this.#recent],
+        settings,
+        ledger: this.#ledger,
+        exclude: this.#noChange.exclusions(observation),
+      }),
+    )
     this.#decisions += 1
     const step = this.#begin(decision, observation)
 
@@ -142,17 +154,19 @@ class GoalRun {
     let text: string | undefined
     if (decision.operation === 'TYPE_TEXT') {
       // Checked before paying for the text: a stale target would waste the request.
-      const early = await this.#parts.checkFreshness(snapshot, decision.target!)
+      const early = await this.#run.race(this.#parts.checkFreshness(snapshot, decision.target!))
       if (!early.fresh) return this.#discardStale(step, early.reason)
-      settings.signal?.throwIfAborted()
-      const written = await this.#parts.writeText({
-        goal: this.#goal,
-        observation,
-        target: step.element!,
-        recent: [...this.#recent],
-        settings,
-        ledger: this.#ledger,
-      })
+      this.#run.signal.throwIfAborted()
+      const written = await this.#run.race(
+        this.#parts.writeText({
+          goal: this.#goal,
+          observation,
+          target: step.element!,
+          recent: [...this.#recent],
+          settings,
+          ledger: this.#ledger,
+        }),
+      )
       text = written.text
       step.entry.text = text
       step.entry.textMs = written.textMs
@@ -169,6 +183,9 @@ class GoalRun {
     const popups = this.#events!.takePopups()
     if (dialogs.length > 0) step.entry.dialogs = dialogs
     if (popups.length > 0) step.entry.popups = popups
+    if (!outcome.acted && 'redirected' in outcome) {
+      this.#stop('input_redirected', `The input of ${step.named} did not land on its target: ${outcome.redirected}.`)
+    }
     if (!outcome.acted) return this.#discardStale(step, outcome.stale, popups)
     await this.#acted(step, text, dialogs, popups)
     return false
@@ -202,10 +219,10 @@ class GoalRun {
   /** Guard, input and settling; the time of WAIT's pause is left out of `actMs`. */
   async #act(step: Step, snapshot: Snapshot, text: string | undefined): Promise<ActionOutcome> {
     const { decision } = step
-    this.#settings.signal?.throwIfAborted()
+    this.#run.signal.throwIfAborted()
     const started = performance.now()
     const activity = watchActivity(this.#page)
-    try {
+    const input = async () => {
       const outcome = await act({
         page: this.#page,
         snapshot,
@@ -213,11 +230,14 @@ class GoalRun {
         element: step.element,
         text,
         waitMs: this.#settings.waitMs,
-        signal: this.#settings.signal,
+        signal: this.#run.signal,
         checkFreshness: this.#parts.checkFreshness,
       })
       if (outcome.acted && decision.operation !== 'WAIT') await settle(this.#page, activity, outcome.frames)
       return outcome
+    }
+    try {
+      return await this.#run.race(input())
     } finally {
       activity.dispose()
       const waited = decision.operation === 'WAIT' ? this.#settings.waitMs : 0
@@ -277,7 +297,9 @@ class GoalRun {
         `The model rates ${step.named} as a payment, purchase, deletion or message (risk ${action.risk}); pass an approve callback to allow such actions.`,
       )
     }
-    return (await approve!(action)) === true
+    // A callback that never answers must not hold the run: it races the signal like a page call.
+    const answer = new Promise<unknown>((resolve) => resolve(approve!(action)))
+    return (await this.#run.race(answer)) === true
   }
 
   #checkConfidence(step: Step): void {
@@ -305,7 +327,8 @@ class GoalRun {
 
   async #observe(popups: string[]): Promise<Snapshot> {
     const started = performance.now()
-    this.#snapshot = await observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
+    const observing = observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
+    this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
     this.#observeMs = Math.round(performance.now() - started)
     return this.#snapshot
   }

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core'
+import { isolatedWorld } from '../browser/isolated-world.ts'
 import type { Snapshot } from '../collector/observation.ts'
 
 export type Observe = (page: Page, options: { previous?: Snapshot; popups?: string[] }) => Promise<Snapshot>
@@ -25,7 +26,7 @@ export async function observeSettled(observe: Observe, page: Page, options: { pr
 async function documentParsed(page: Page): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     try {
-      await page.evaluate(
+      await isolatedWorld(page.mainFrame()).evaluate(
         () =>
           new Promise<void>((resolve) => {
             if (document.readyState !== 'loading') resolve()

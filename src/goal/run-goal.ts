@@ -2,6 +2,7 @@ import type { Page } from 'puppeteer-core'
 import type { GoalResult } from '../../types/index.d.ts'
 import { checkFreshness } from '../collector/check-freshness.ts'
 import { observe } from '../collector/observe.ts'
+import { lockPage } from '../call/page-lock.ts'
 import { decideStep } from '../decision/decide-step.ts'
 import { writeText } from '../decision/write-text.ts'
 import { UsageError } from '../errors.ts'
@@ -9,14 +10,14 @@ import { describe, mergeSettings, parseOptions, type Settings } from '../options
 import { createGoalProfiling } from '../profiling/goal-profiling.ts'
 import { createLedger } from '../profiling/ledger.ts'
 import { runGoalLoop, type GoalParts } from './goal-loop.ts'
-import { lockPage } from './page-lock.ts'
 
 const PARTS: GoalParts = { observe, checkFreshness, decideStep, writeText }
 
 /**
  * `page.goal(goal, options)`. Rejects with a UsageError when called wrong (no page, an empty goal, an
- * invalid option, a goal already running on the page) before anything runs; every other failure
- * resolves `status: 'error'` with the error.
+ * invalid option, another agent call running on the page) before anything runs; every other failure
+ * resolves `status: 'error'` with the error. The loop settles as soon as its run is aborted, even with
+ * a page call still pending, so the lock never outlives the run.
  */
 export async function runGoal(page: Page, goal: unknown, defaults: Partial<Settings>, options: unknown): Promise<GoalResult> {
   if (typeof page !== 'object' || page === null || typeof (page as Page).evaluate !== 'function') {
@@ -26,7 +27,7 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
     throw new UsageError(`goal() needs the goal as a non-empty string, got ${describe(goal)}.`)
   }
   const settings = mergeSettings(defaults, parseOptions(options, 'goal options'))
-  const release = lockPage(page)
+  const lock = lockPage(page, 'goal')
   try {
     const started = performance.now()
     const ledger = createLedger()
@@ -49,6 +50,6 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
     if (outcome.error) result.error = outcome.error
     return result
   } finally {
-    release()
+    lock.release()
   }
 }

@@ -14,13 +14,23 @@ const RISKY = /\b(buy|pay|payment|purchase|checkout|check out|place order|order 
  * have been taken, and (for a decision, not for the evaluator) the last action changed the page.
  */
 export function goalMet(state: LocalState, goal: GoalWords, requireChange: boolean): number {
-  const visibleText = `${state.pageText} ${[...state.elements.values()].map((element) => element.primary).join(' ')}`
-  const visible = goal.key.size === 0 ? 0.5 : overlap(goal.key, visibleText) / goal.key.size
-  const done = state.actions.filter((action) => PROGRESS_OPERATIONS.has(action.operation) && action.outcome === CHANGED).length
+  const done = progressMade(state)
+  // Without key words ("click go") nothing on the page can show the goal met, only the actions taken:
+  // before any, it is not met, whatever page this is.
+  const visible = goal.key.size === 0 ? (done > 0 ? 0.5 : 0) : overlap(goal.key, visibleText(state)) / goal.key.size
   const progress = done >= goal.actions ? 1 : 0.25
   const last = state.actions.at(-1)
   const changed = !requireChange || last?.outcome === CHANGED ? 1 : 0.3
   return visible * progress * changed
+}
+
+/** Actions that moved the goal on: clicks, submits and selections that changed the page. */
+function progressMade(state: LocalState): number {
+  return state.actions.filter((action) => PROGRESS_OPERATIONS.has(action.operation) && action.outcome === CHANGED).length
+}
+
+function visibleText(state: LocalState): string {
+  return `${state.pageText} ${[...state.elements.values()].map((element) => element.primary).join(' ')}`
 }
 
 export function typedAlready(state: LocalState, goal: GoalWords): boolean {
@@ -74,6 +84,11 @@ export function scoreOperations(options: readonly string[], best: ReadonlyMap<st
   const needsTyping = !typedAlready(state, goal)
   const clickScore = best.get('CLICK')?.score ?? 0
   const selectScore = best.get('SELECT')?.score ?? 0
+  const typing = needsTyping && best.has('TYPE_TEXT')
+  // Nothing done for the goal yet, and nothing here matches it (about:blank, an error page, a PDF or an
+  // image): BLOCKED says so, where waiting changes nothing and DONE would claim a goal it did nothing for.
+  // Scrolling, when possible, still comes first: what matches may be further down.
+  const stuck = met === 0 && progressMade(state) === 0 && clickScore < 1 && selectScore < 1.5 && !typing
   const scores = new Map<string, number>()
   for (const option of options) {
     const operation = option.toUpperCase()
@@ -86,7 +101,7 @@ export function scoreOperations(options: readonly string[], best: ReadonlyMap<st
       case 'DONE':
         return 4 * met - 1
       case 'TYPE_TEXT':
-        return needsTyping && best.has('TYPE_TEXT') ? 3 : -1
+        return typing ? 3 : -1
       case 'SUBMIT':
         return last?.operation === 'TYPE_TEXT' ? 3 : -0.5
       case 'CLICK':
@@ -100,7 +115,7 @@ export function scoreOperations(options: readonly string[], best: ReadonlyMap<st
       case 'WAIT':
         return -1
       case 'BLOCKED':
-        return -1.5
+        return stuck ? 0.25 : -1.5
       default:
         return -2
     }

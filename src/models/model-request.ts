@@ -20,8 +20,8 @@ export interface ModelRequest<T> {
  * Runs a model request under the agent's rules: one `timeout` for all attempts and pauses, combined
  * with the caller's `signal`; a reply after the deadline is discarded even when the model ignored the
  * abort; retries only what `isRetryable` allows, at most `maxRetries` times, honouring Retry-After up
- * to `maxRetryAfterMs`; and one ledger record per attempt. Throws the error as the provider raised it,
- * or the signal's reason when it was aborted or timed out.
+ * to `maxRetryAfterMs`; and one ledger record per attempt, timed with the pause that follows it.
+ * Throws the error as the provider raised it, or the signal's reason when it was aborted or timed out.
  */
 export async function runModelRequest<T>(request: ModelRequest<T>): Promise<T> {
   const { settings, ledger, purpose, description } = request
@@ -49,17 +49,26 @@ export async function runModelRequest<T>(request: ModelRequest<T>): Promise<T> {
         record({ generationIds: [] })
         return result
       } catch (error) {
-        record(reportFailure(error))
-        if (signal.aborted) throw signal.reason
-        if (retry >= settings.maxRetries || !isRetryable(error)) throw error
+        const failure = reportFailure(error)
+        if (signal.aborted || retry >= settings.maxRetries || !isRetryable(error)) {
+          record(failure)
+          throw signal.aborted ? signal.reason : error
+        }
         const requested = requestedDelayMs(error)
         if (requested !== undefined && requested > settings.maxRetryAfterMs) {
+          record(failure)
           throw new Error(
             `The ${description} asked to retry after ${Math.round(requested)} ms, longer than maxRetryAfterMs (${settings.maxRetryAfterMs} ms).`,
             { cause: error },
           )
         }
-        await pause(requested ?? Math.min(backoffMs(retry), settings.maxRetryAfterMs), signal)
+        try {
+          await pause(requested ?? Math.min(backoffMs(retry), settings.maxRetryAfterMs), signal)
+        } finally {
+          // The run waits on the model during the pause as much as during the attempt: recorded once
+          // it ends, the attempt's time includes it, so it counts in modelMs rather than otherMs.
+          record(failure)
+        }
       }
     }
   } finally {

@@ -1,8 +1,10 @@
 import type { Experimental_DecisionModelV4Question, JSONObject } from '@ai-sdk/provider'
 import type { Accuracy, TraceEntry } from '../../types/index.d.ts'
+import { clip } from '../clip.ts'
 import type { Observation } from '../collector/observation.ts'
 import { checkBoolean } from '../decision/check-answers.ts'
 import { compact } from '../decision/decision-request.ts'
+import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from '../decision/request-bounds.ts'
 import { callDecisionModel } from '../models/call-decision-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from './ledger.ts'
@@ -23,7 +25,33 @@ export function evaluationRequest(input: EvaluationInput): {
   questions: Record<string, Experimental_DecisionModelV4Question>
 } {
   const { observation } = input
-  const fields = observation.elements
+  const fields: Part<JSONObject[]> = { value: filledFields(observation) }
+  const actions: Part<JSONObject[]> = { value: actionsTaken(input.trace) }
+  const text: Part<string> = { value: observation.text }
+  const questions: Record<string, Experimental_DecisionModelV4Question> = {
+    [GOAL_MET_QUESTION]: {
+      type: 'boolean',
+      instructions: 'Is the goal met, judging by the final page, its fields and the actions taken?',
+    },
+  }
+  // The final bound: the page's text gives way first (the largest part, and what escapes inflate), then
+  // the oldest actions, then the last fields: what the final page shows filled in is the evidence.
+  const state = fitRequest(
+    (): JSONObject => ({
+      goal: input.goal,
+      page: { url: observation.url, title: observation.title, text: text.value },
+      fields: fields.value,
+      actions: actions.value,
+    }),
+    (candidate) => sizeOf({ state: candidate, questions }),
+    [shortenText(text), dropFirst(actions), dropLast(fields, (field) => field)],
+  )
+  return { state, questions }
+}
+
+/** The fields the final page shows filled in or checked. */
+function filledFields(observation: Observation): JSONObject[] {
+  return observation.elements
     .filter((element) => (element.value !== undefined && element.value !== '') || element.state?.checked !== undefined)
     .map((element) =>
       compact({
@@ -33,33 +61,26 @@ export function evaluationRequest(input: EvaluationInput): {
         checked: element.state?.checked,
       }),
     )
-  const actions = input.trace
-    // Discarded (stale) decisions were never carried out, and DONE is the run's own verdict.
-    .filter((entry) => !entry.stale && entry.operation !== 'DONE')
-    .map((entry) =>
-      compact({
-        operation: entry.operation,
-        target_name: entry.targetName,
-        option: entry.option,
-        text: entry.text,
-        page_changed: entry.pageChanged,
-        url: entry.url,
-      }),
-    )
-  return {
-    state: {
-      goal: input.goal,
-      page: { url: observation.url, title: observation.title, text: observation.text },
-      fields,
-      actions,
-    },
-    questions: {
-      [GOAL_MET_QUESTION]: {
-        type: 'boolean',
-        instructions: 'Is the goal met, judging by the final page, its fields and the actions taken?',
-      },
-    },
-  }
+}
+
+/** The latest actions carried out, typed values clipped as the decision requests tell them. */
+function actionsTaken(trace: readonly TraceEntry[]): JSONObject[] {
+  return (
+    trace
+      // Discarded (stale) decisions were never carried out, and DONE is the run's own verdict.
+      .filter((entry) => !entry.stale && entry.operation !== 'DONE')
+      .slice(-REQUEST_LIMITS.evaluatedActions)
+      .map((entry) =>
+        compact({
+          operation: entry.operation,
+          target_name: entry.targetName,
+          option: entry.option,
+          text: entry.text === undefined ? undefined : clip(entry.text, REQUEST_LIMITS.actionText),
+          page_changed: entry.pageChanged,
+          url: entry.url,
+        }),
+      )
+  )
 }
 
 /** `passed` when the evaluator holds the goal more likely met than not. */

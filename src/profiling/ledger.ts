@@ -4,6 +4,7 @@ import type { Cost, Timing } from '../../types/index.d.ts'
 export interface ModelCallRecord {
   /** Which part made the call. */
   purpose: 'decision' | 'text' | 'rules' | 'evaluation'
+  /** How long the run waited on this attempt: the request, and the retry pause after it when it failed. */
   ms: number
   inputTokens?: number
   outputTokens?: number

@@ -12,6 +12,7 @@ export function domPage(html: string, options: DomOptions = {}): Page & { evalua
     evaluations: 0,
     browser: () => browser,
     isClosed: () => false,
+    url: () => dom.window.location.href,
     on: () => page,
     off: () => page,
     async evaluate(fn: (...args: any[]) => unknown, ...args: unknown[]) {

@@ -144,9 +144,10 @@ export function evaluatorModel(probability: number): Experimental_DecisionModelV
 
 /**
  * A text model that takes the decisions (`decisions: false`): reads the request from the prompt and
- * answers `{ operation, target, risky }`, picking targets by name like `scriptedModel`.
+ * answers `{ operation, target, risky }`, picking targets by name like `scriptedModel`. `risky` is
+ * false unless a step says otherwise; `null` leaves it out of the reply.
  */
-export function textDecider(steps: { operation: Operation; target?: string }[]): MockLanguageModelV4 {
+export function textDecider(steps: { operation: Operation; target?: string; risky?: boolean | null }[]): MockLanguageModelV4 {
   let call = 0
   return new MockLanguageModelV4({
     doGenerate: async (options) => {
@@ -158,7 +159,8 @@ export function textDecider(steps: { operation: Operation; target?: string }[]):
       call += 1
       const target = step.target === undefined ? null : state.elements.find((element) => element.name === step.target)?.id
       if (target === undefined) throw new Error(`text decider: no element named ${step.target}`)
-      return textResult(JSON.stringify({ operation: step.operation, target, risky: false }), { usage: tokenUsage(200, 10) })
+      const risky = step.risky === null ? {} : { risky: step.risky ?? false }
+      return textResult(JSON.stringify({ operation: step.operation, target, ...risky }), { usage: tokenUsage(200, 10) })
     },
   })
 }
