@@ -14,6 +14,14 @@ export class BlockedError extends Error {
   }
 }
 
+/** The page closed or crashed, or the browser disconnected, while an agent call was using it. */
+export class PageGoneError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'PageGoneError'
+  }
+}
+
 /** Thrown synchronously (or as a rejection before anything runs) when the API is called wrong. */
 export class UsageError extends TypeError {
   constructor(message: string) {

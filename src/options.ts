@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { AgentOptions, ReasoningLevel } from '../types/index.d.ts'
+import type { AgentOptions, ChecklistItem, ReasoningLevel } from '../types/index.d.ts'
+import { parseCallerChecklist } from './checklist/checklist-schema.ts'
 import { UsageError } from './errors.ts'
 
 export const REASONING_LEVELS = ['provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
@@ -19,6 +20,7 @@ export interface Settings {
   waitMs: number
   minConfidence: number | undefined
   approve: AgentOptions['approve'] | undefined
+  checklist: boolean | ChecklistItem[]
   extractor: AgentOptions['extractor'] | undefined
 }
 
@@ -37,6 +39,8 @@ export const DEFAULTS: Settings = {
   waitMs: 100,
   minConfidence: undefined,
   approve: undefined,
+  // On: one text request per goal buys a DONE the page must confirm (README, "The checklist").
+  checklist: true,
   extractor: undefined,
 }
 
@@ -66,6 +70,16 @@ const optionSchemas = {
   waitMs: nonNegativeInt,
   minConfidence: z.number().min(0).max(1),
   approve: z.custom<NonNullable<AgentOptions['approve']>>((value) => typeof value === 'function', 'expected a function'),
+  checklist: z.unknown().transform((value, context): boolean | ChecklistItem[] => {
+    if (typeof value === 'boolean') return value
+    try {
+      if (!Array.isArray(value)) throw new Error('expected true, false or a list of checklist items')
+      return parseCallerChecklist(value, 'checklist')
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
+      return z.NEVER
+    }
+  }),
   extractor: z.custom<NonNullable<AgentOptions['extractor']>>((value) => typeof value === 'function', 'expected a function'),
 } satisfies { [K in keyof Settings]: z.ZodType }
 

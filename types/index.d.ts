@@ -40,6 +40,12 @@ export interface GoalOptions extends ModelOptions {
   waitMs?: number | null
   /** Stop with reason `low_confidence` when the chosen operation or target is less probable than this. Off by default. */
   minConfidence?: number | null
+  /**
+   * The goal's checklist of sub-goals the page must prove. `true` (default): the text model writes it
+   * in one request when the goal starts; `false`: none, DONE ends the run as the model says; a list:
+   * yours, no request. DONE counts only once every checkable item is verified on the page.
+   */
+  checklist?: boolean | ChecklistItem[] | null
   /** Called before a risky action (payment, purchase, deletion, sending); resolve `true` to allow it. Without it such actions stop the run with `risk_review`. `signal` ends the run while it has not answered. */
   approve?: ((action: PendingAction) => boolean | Promise<boolean>) | null
 }
@@ -92,6 +98,60 @@ export type BlockedReason =
   | 'low_confidence'
   | 'risk_review'
   | 'input_redirected'
+  | 'unverified_done'
+
+/**
+ * Why a run that did not succeed ended, one tag per run, so a batch can be counted by cause: the
+ * reason of a BlockedError, or `aborted` (the caller's signal), `page_gone` (the page closed or
+ * crashed, the browser disconnected), `model_failed` (a model request failed or its reply did not
+ * validate), `page_failed` (anything else thrown while observing or acting).
+ */
+export type FailureTag = BlockedReason | 'aborted' | 'page_gone' | 'model_failed' | 'page_failed'
+
+// ---------------------------------------------------------------- checklist
+
+/**
+ * What a checklist item checks, without a model. Controls and fields are named as the observation
+ * names them (their label or accessible name); names and values match case- and space-insensitively.
+ */
+export type ChecklistCheck =
+  /** A text field holds this value. */
+  | { kind: 'field_value'; field: string; value: string }
+  /** A checkbox, radio or switch is checked (or not). */
+  | { kind: 'checked'; control: string; checked: boolean }
+  /** A select or listbox has this option selected. */
+  | { kind: 'selected'; control: string; option: string }
+  /** The agent clicked or submitted this control and the page changed. */
+  | { kind: 'activated'; control: string }
+  /** The page shows this text now (the end state of the goal). */
+  | { kind: 'text_visible'; text: string }
+  /** The page's URL contains this now (the end state of the goal). */
+  | { kind: 'url_matches'; contains: string }
+  /** Nothing on the page can prove it: only the model's DONE covers it. */
+  | { kind: 'judgment' }
+
+export interface ChecklistItem {
+  /** The sub-goal in words. */
+  description: string
+  check: ChecklistCheck
+}
+
+/** `done` only on evidence; `open` until then (or again, once the evidence is gone); `judgment` is never checked. */
+export type ChecklistStatus = 'done' | 'open' | 'judgment'
+
+export interface ChecklistItemResult extends ChecklistItem {
+  status: ChecklistStatus
+  /** What the page showed for it last (a field's value, a checked state, the URL…), and when. */
+  evidence?: string
+}
+
+export interface ChecklistReport {
+  /** Who wrote the items: the text model, the caller, or nobody (turned off, or a reply that did not validate). */
+  source: 'model' | 'caller' | 'none'
+  items: ChecklistItemResult[]
+  /** Why there is no checklist although one was asked for. */
+  note?: string
+}
 
 export interface DialogRecord {
   type: 'alert' | 'confirm' | 'prompt' | 'beforeunload'
@@ -143,6 +203,8 @@ export interface TraceEntry {
   popups?: string[]
   /** The page's URL, clipped at 1,000 characters. */
   url: string
+  /** For a DONE that did not end the run: the checklist items still open then, which the model was told. */
+  openItems?: string[]
 }
 
 export interface Cost {
@@ -195,6 +257,12 @@ export interface GoalResult {
   decisions: number
   trace: TraceEntry[]
   error?: Error
+  /** Why the run did not succeed; absent on success. */
+  failure?: FailureTag
+  /** The checklist as it stood at the end, with each item's status and evidence. */
+  checklist: ChecklistReport
+  /** `true` when the run succeeded and every checkable checklist item was verified on the page at the end. */
+  verified: boolean
   profiling(options?: ProfilingCallOptions): Promise<GoalProfiling>
 }
 

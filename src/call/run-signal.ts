@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core'
+import { PageGoneError } from '../errors.ts'
 
 // A page can keep any call on it pending for good: a busy loop or an endless alert() holds every
 // evaluate until Puppeteer's protocol timeout, and a closed page or a lost browser is only noticed when
@@ -40,8 +41,8 @@ export function watchRun(page: Page, caller: AbortSignal | undefined): RunSignal
   const onCaller = () => end(caller!.reason)
   // The page's 'close' also follows a disconnection, so the browser's state says which one it was.
   const onGone = () =>
-    end(browser.connected ? new Error('The page was closed during the run.') : new Error('The browser disconnected during the run.'))
-  const onCrash = (error: Error) => end(new Error('The page crashed during the run.', { cause: error }))
+    end(browser.connected ? new PageGoneError('The page was closed during the run.') : new PageGoneError('The browser disconnected during the run.'))
+  const onCrash = (error: Error) => end(new PageGoneError('The page crashed during the run.', { cause: error }))
 
   if (caller?.aborted) end(caller.reason)
   else if (!browser.connected || page.isClosed()) onGone()

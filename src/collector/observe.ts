@@ -3,6 +3,7 @@ import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
 import type { ChildReport, FrameReport, ObserveRequest, Point } from './page-script.ts'
 import { frameOwner } from '../browser/isolated-world.ts'
+import { PageGoneError } from '../errors.ts'
 import { evaluateHandleInFrame, evaluateInFrame } from './run-script.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
@@ -322,7 +323,7 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
   const held = memory.handles
   const runs = frameRuns(page)
   // A closed page, or its main frame detached soon after: nothing to observe, and no run to read below.
-  if (page.isClosed() || runs.length === 0) throw new Error('The page was closed, or the browser disconnected: there is no frame to observe.')
+  if (page.isClosed() || runs.length === 0) throw new PageGoneError('The page was closed, or the browser disconnected: there is no frame to observe.')
   const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
   try {
     await Promise.all(runs.map((run) => observeRun(memory, run, held)))

@@ -3,7 +3,7 @@ import { callDecisionModel, type DecisionReply } from '../models/call-decision-m
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
 import { checkBoolean, checkChoice } from './check-answers.ts'
-import type { Decision, RecentAction } from './decision.ts'
+import type { ChecklistLine, Decision, RecentAction } from './decision.ts'
 import {
   buildDecisionRequest,
   ELEMENT_TARGET_OPERATIONS,
@@ -22,6 +22,8 @@ export interface DecideStepInput {
   ledger: Ledger
   /** Snapshot action IDs (or `page` / scroll container IDs) not to offer: they changed nothing last time. */
   exclude?: ReadonlySet<string>
+  /** The goal's checklist, open items first, as ordering context. */
+  checklist?: readonly ChecklistLine[]
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from
 import type { Operation } from '../../types/index.d.ts'
 import type { ElementOperation, Observation, ObservedElement } from '../collector/observation.ts'
 import { clip } from '../clip.ts'
-import type { RecentAction } from './decision.ts'
+import type { ChecklistLine, RecentAction } from './decision.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
 // Turns an observation into the one request of a step: the state the model reads and the questions
@@ -46,7 +46,7 @@ const OPERATION_DESCRIPTIONS: Partial<Record<Operation, string>> = {
   SUBMIT: 'submit a form',
   SELECT: 'choose an option of a dropdown or list',
   WAIT: 'wait for the page to finish loading or changing',
-  DONE: 'the goal is visibly met on this page',
+  DONE: 'the goal is visibly met on this page (with state.checklist: every item of it is done)',
   BLOCKED: 'the goal cannot be reached from here',
 }
 
@@ -55,6 +55,7 @@ export function buildDecisionRequest(input: {
   observation: Observation
   recent: readonly RecentAction[]
   exclude?: ReadonlySet<string>
+  checklist?: readonly ChecklistLine[]
 }): DecisionRequest {
   const { observation } = input
   const exclude = input.exclude ?? new Set<string>()
@@ -67,20 +68,22 @@ export function buildDecisionRequest(input: {
   return fitRequest(
     () => {
       const omitted = observation.omitted + offered.length - elements.value.length
-      return assemble(input.goal, { ...observation, text: text.value, omitted }, elements.value, recent.value, exclude)
+      const state = { goal: input.goal, checklist: input.checklist, recent: recent.value }
+      return assemble(state, { ...observation, text: text.value, omitted }, elements.value, exclude)
     },
     (request) => sizeOf({ state: request.state, questions: request.questions }),
     [shortenText(text), dropFirst(recent), dropLast(elements, describeElement)],
   )
 }
 
-function assemble(
-  goal: string,
-  observation: Observation,
-  elements: readonly ObservedElement[],
-  recent: JSONObject[],
-  exclude: ReadonlySet<string>,
-): DecisionRequest {
+/** What the state carries besides the page: the goal, its checklist, and the history. */
+interface StateContext {
+  goal: string
+  checklist: readonly ChecklistLine[] | undefined
+  recent: JSONObject[]
+}
+
+function assemble(context: StateContext, observation: Observation, elements: readonly ObservedElement[], exclude: ReadonlySet<string>): DecisionRequest {
   const heads: Partial<Record<Operation, TargetHead>> = {}
 
   for (const [operation, capability] of ELEMENT_OPERATIONS) {
@@ -121,7 +124,7 @@ function assemble(
       'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone?',
   }
 
-  return { state: buildState(goal, observation, elements, recent), questions, operations, heads }
+  return { state: buildState(context, observation, elements), questions, operations, heads }
 }
 
 function head(operation: Operation, options: [string, TargetChoice][]): TargetHead {
@@ -145,9 +148,11 @@ function targetQuestion(operation: Operation, target: TargetHead): Experimental_
   }
 }
 
-function buildState(goal: string, observation: Observation, elements: readonly ObservedElement[], recent: JSONObject[]): JSONObject {
-  return {
-    goal,
+function buildState(context: StateContext, observation: Observation, elements: readonly ObservedElement[]): JSONObject {
+  return compact({
+    goal: context.goal,
+    // Open items first, in order, the next one marked: what "done" means and what comes next.
+    checklist: context.checklist && context.checklist.length > 0 ? context.checklist.map((line) => compact({ ...line })) : undefined,
     page: compact({
       url: observation.url,
       title: observation.title,
@@ -159,8 +164,8 @@ function buildState(goal: string, observation: Observation, elements: readonly O
           : undefined,
     }),
     elements: elements.map(describeElement),
-    recent_actions: recent,
-  }
+    recent_actions: context.recent,
+  })
 }
 
 /**

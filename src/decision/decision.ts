@@ -10,9 +10,17 @@ export interface RecentAction {
   targetName?: string
   option?: string
   text?: string
-  outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'dialog' | 'declined'
+  outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'dialog' | 'declined' | 'not_verified'
   /** Short detail: the stale check that failed, the dialog text, the URL it led to. */
   detail?: string
+}
+
+/** One checklist item as the decision request shows it. */
+export interface ChecklistLine {
+  item: string
+  status: 'open' | 'done' | 'judgment'
+  /** The first open item: what to do next. */
+  next?: true
 }
 
 export interface Decision {

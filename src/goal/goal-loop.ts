@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core'
-import type { BlockedReason, DialogRecord, PendingAction, TraceEntry } from '../../types/index.d.ts'
+import type { BlockedReason, ChecklistReport, DialogRecord, FailureTag, PendingAction, TraceEntry } from '../../types/index.d.ts'
 import type { Observation, ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
@@ -13,6 +13,8 @@ import { settle } from '../executor/settle.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
 import { logStep } from '../profiling/log.ts'
+import { failureTag, type Phase } from './failure-tag.ts'
+import { startChecklist, type GoalChecklist } from './goal-checklist.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
 import { identify, NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard, type TargetIdentity } from './progress-guards.ts'
@@ -27,6 +29,7 @@ export interface GoalParts {
   checkFreshness: CheckFreshness
   decideStep(input: DecideStepInput): Promise<Decision>
   writeText(input: WriteTextInput): Promise<WrittenText>
+  startChecklist: typeof startChecklist
 }
 
 export interface LoopOutcome {
@@ -35,6 +38,11 @@ export interface LoopOutcome {
   decisions: number
   trace: TraceEntry[]
   error?: Error
+  /** Why the run did not succeed. */
+  failure?: FailureTag
+  checklist: ChecklistReport
+  /** Succeeded, and every checkable checklist item was verified at the end. */
+  verified: boolean
   /** The last observation made, for the evaluator; absent when the page was never observed. */
   observation?: Observation
 }
@@ -69,6 +77,7 @@ class GoalRun {
   /** The caller's settings, with the run's signal as `signal`: model requests end with the run. */
   readonly #settings: Settings
   readonly #run: RunSignal
+  readonly #callerSignal: AbortSignal | undefined
   readonly #parts: GoalParts
   readonly #ledger: Ledger
   readonly #trace: TraceEntry[] = []
@@ -76,6 +85,12 @@ class GoalRun {
   readonly #noChange = new NoChangeGuard()
   readonly #staleStreak = new StaleGuard()
   #events: PageEvents | undefined
+  /** Written (or taken from the caller) just before the first decision; absent until then. */
+  #checklist: GoalChecklist | undefined
+  /** A DONE was already refused for open checklist items: the next one with items open ends the run. */
+  #doneRefused = false
+  /** What the run was waiting on, for the failure tag of an error. */
+  #phase: Phase = 'page'
   #snapshot: Snapshot | undefined
   #observeMs = 0
   #steps = 0
@@ -87,6 +102,7 @@ class GoalRun {
   constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger) {
     this.#page = page
     this.#goal = goal
+    this.#callerSignal = settings.signal
     this.#run = watchRun(page, settings.signal)
     this.#settings = { ...settings, signal: this.#run.signal }
     this.#parts = parts
@@ -126,6 +142,8 @@ class GoalRun {
     }
 
     this.#run.signal.throwIfAborted()
+    const checklist = await this.#checklistFor(observation)
+    this.#phase = 'model'
     const decision = await this.#run.race(
       this.#parts.decideStep({
         goal: this.#goal,
@@ -134,13 +152,15 @@ class GoalRun {
         settings,
         ledger: this.#ledger,
         exclude: this.#noChange.exclusions(observation),
+        checklist: checklist.lines(),
       }),
     )
+    this.#phase = 'page'
     this.#decisions += 1
     const step = this.#begin(decision, observation)
 
     this.#checkConfidence(step)
-    if (decision.operation === 'DONE') return true
+    if (decision.operation === 'DONE') return this.#done(step, checklist)
     if (decision.operation === 'BLOCKED') {
       this.#stop('model_blocked', 'The decision model chose BLOCKED: it judged that the goal cannot be reached from this page.')
     }
@@ -157,6 +177,7 @@ class GoalRun {
       const early = await this.#run.race(this.#parts.checkFreshness(snapshot, decision.target!))
       if (!early.fresh) return this.#discardStale(step, early.reason)
       this.#run.signal.throwIfAborted()
+      this.#phase = 'model'
       const written = await this.#run.race(
         this.#parts.writeText({
           goal: this.#goal,
@@ -167,6 +188,7 @@ class GoalRun {
           ledger: this.#ledger,
         }),
       )
+      this.#phase = 'page'
       text = written.text
       step.entry.text = text
       step.entry.textMs = written.textMs
@@ -273,6 +295,38 @@ class GoalRun {
     return false
   }
 
+  /**
+   * The checklist, written on the first decision's turn (a page that stops the run at once costs no
+   * request), and brought up to date with the newest observation.
+   */
+  async #checklistFor(observation: Observation): Promise<GoalChecklist> {
+    if (!this.#checklist) {
+      this.#phase = 'model'
+      const started = this.#parts.startChecklist({ goal: this.#goal, observation, settings: this.#settings, ledger: this.#ledger })
+      this.#checklist = await this.#run.race(started)
+      this.#phase = 'page'
+    }
+    this.#checklist.update(observation, this.#trace)
+    return this.#checklist
+  }
+
+  /**
+   * DONE ends the run once every checkable item is verified. With items open, the first DONE is refused
+   * and the model told which; a second one ends the run with unverified_done.
+   */
+  #done(step: Step, checklist: GoalChecklist): boolean {
+    const open = checklist.open()
+    if (open.length === 0) return true
+    const listed = open.map((item, index) => `${index + 1}. ${item}`).join('; ')
+    if (this.#doneRefused) {
+      this.#stop('unverified_done', `The model chose DONE again while checklist items were not verified on the page: ${listed}.`)
+    }
+    this.#doneRefused = true
+    step.entry.openItems = open
+    this.#remember(step, 'not_verified', `the page does not show these checklist items done yet: ${listed}`)
+    return false
+  }
+
   /** `approve` said no: the model is told, and the target is not offered again until the page changes. */
   async #declined(step: Step, text: string | undefined): Promise<false> {
     this.#remember(step, 'declined', 'approve() declined this action; it is not offered again until the page changes', text)
@@ -346,8 +400,21 @@ class GoalRun {
 
   #finish(status: LoopOutcome['status'], error?: unknown): LoopOutcome {
     this.#closeStep()
-    const outcome: LoopOutcome = { status, steps: this.#steps, decisions: this.#decisions, trace: this.#trace }
-    if (error !== undefined) outcome.error = toError(error)
+    const checklist = this.#checklist
+    // The last action's outcome is in the trace now, and the page may have moved since the last step.
+    if (checklist && this.#snapshot) checklist.update(this.#snapshot.observation, this.#trace)
+    const outcome: LoopOutcome = {
+      status,
+      steps: this.#steps,
+      decisions: this.#decisions,
+      trace: this.#trace,
+      checklist: checklist?.report() ?? { source: 'none', items: [] },
+      verified: status === 'success' && checklist?.verified() === true,
+    }
+    if (error !== undefined) {
+      outcome.error = toError(error)
+      outcome.failure = failureTag(outcome.error, { phase: this.#phase, callerAborted: this.#callerSignal?.aborted === true })
+    }
     if (this.#snapshot) outcome.observation = this.#snapshot.observation
     return outcome
   }

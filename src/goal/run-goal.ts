@@ -9,9 +9,10 @@ import { UsageError } from '../errors.ts'
 import { describe, mergeSettings, parseOptions, type Settings } from '../options.ts'
 import { createGoalProfiling } from '../profiling/goal-profiling.ts'
 import { createLedger } from '../profiling/ledger.ts'
+import { startChecklist } from './goal-checklist.ts'
 import { runGoalLoop, type GoalParts } from './goal-loop.ts'
 
-const PARTS: GoalParts = { observe, checkFreshness, decideStep, writeText }
+const PARTS: GoalParts = { observe, checkFreshness, decideStep, writeText, startChecklist }
 
 /**
  * `page.goal(goal, options)`. Rejects with a UsageError when called wrong (no page, an empty goal, an
@@ -37,6 +38,8 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
       steps: outcome.steps,
       decisions: outcome.decisions,
       trace: outcome.trace,
+      checklist: outcome.checklist,
+      verified: outcome.verified,
       profiling: createGoalProfiling({
         goal: goal.trim(),
         status: outcome.status,
@@ -48,6 +51,7 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
       }),
     }
     if (outcome.error) result.error = outcome.error
+    if (outcome.failure) result.failure = outcome.failure
     return result
   } finally {
     lock.release()

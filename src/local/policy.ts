@@ -1,5 +1,5 @@
 import type { LocalAction, LocalElement, LocalState } from './read-state.ts'
-import { overlap, tokens, type GoalWords } from './words.ts'
+import { contentWords, overlap, tokens, type GoalWords } from './words.ts'
 
 // The heuristics of the offline decision model. Scores are log-odds-like numbers that
 // `choiceAnswer` turns into probabilities: a gap of 1 between two options is about 2.7 : 1.
@@ -49,12 +49,15 @@ export function scoreTargets(
 ): Map<string, number> {
   const last = state.actions.at(-1)
   const lastTyped = [...state.actions].reverse().find((action) => action.operation === 'TYPE_TEXT')
+  // The next open checklist item says which control comes first: its words count once more.
+  const next = new Set(contentWords(state.openItems[0] ?? ''))
   return new Map(
     options.map((option, index) => {
       const { element, optionText } = lookup(option, state)
       // Without an element behind it, the option's own name is its label.
       const label = `${element ? element.primary : option} ${descriptions.get(option) ?? ''}`
-      let score = overlap(goal.all, label) + 0.5 * overlap(goal.all, element?.secondary ?? '') + 1.5 * overlap(goal.all, optionText)
+      let score =
+        overlap(goal.all, label) + 0.5 * overlap(goal.all, element?.secondary ?? '') + 1.5 * overlap(goal.all, optionText) + 0.5 * overlap(next, `${label} ${optionText}`)
       if (goal.quoted && normalize(label).includes(normalize(goal.quoted))) score += 1
       if (operation === 'TYPE_TEXT') {
         if (element?.typeable) score += 1
@@ -99,7 +102,8 @@ export function scoreOperations(options: readonly string[], best: ReadonlyMap<st
   function operationScore(operation: string): number {
     switch (operation) {
       case 'DONE':
-        return 4 * met - 1
+        // The page has not shown every checklist item done: DONE would be refused.
+        return state.openItems.length > 0 ? -1.5 : 4 * met - 1
       case 'TYPE_TEXT':
         return typing ? 3 : -1
       case 'SUBMIT':

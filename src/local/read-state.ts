@@ -1,6 +1,6 @@
 import type { Experimental_DecisionModelV4State } from '@ai-sdk/provider'
 
-// Reads the decision state leniently: the goal loop sends `{ goal, page, elements, recent_actions }`,
+// Reads the decision state leniently: the goal loop sends `{ goal, checklist, page, elements, recent_actions }`,
 // the evaluator something close to it, and a caller may send anything. Missing parts stay empty.
 
 export interface LocalElement {
@@ -30,6 +30,8 @@ export interface LocalState {
   pageText: string
   elements: Map<string, LocalElement>
   actions: LocalAction[]
+  /** Checklist items not done yet, in order (the next one first); empty without a checklist. */
+  openItems: string[]
 }
 
 type Json = Record<string, unknown>
@@ -58,7 +60,10 @@ export function readState(state: Experimental_DecisionModelV4State): LocalState 
     if (read) elements.set(read.id, read)
   }
   const actionList = pickList(record, ['recent_actions', 'recentActions', 'actions', 'actions_taken', 'history']) ?? []
-  return { goal, pageText, elements, actions: actionList.flatMap(readAction) }
+  const openItems = (Array.isArray(record.checklist) ? record.checklist : []).flatMap((line) =>
+    isObject(line) && line.status === 'open' && str(line.item) ? [str(line.item) as string] : [],
+  )
+  return { goal, pageText, elements, actions: actionList.flatMap(readAction), openItems }
 }
 
 function readElement(value: unknown): LocalElement | undefined {

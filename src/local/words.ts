@@ -14,14 +14,41 @@ const ACTION_VERBS = new Set(
     'submit press show view add read check tick book login sign subscribe download').split(' '),
 )
 
+// A quoted phrase, in straight, curly or angle quotes, or in single quotes that are not apostrophes.
+const QUOTED = /"([^"]+)"|“([^”]+)”|«([^»]+)»|(?<!\p{L})'([^']+)'(?!\p{L})/gu
+
 /** Text values the executor types come from here: `search for "bmw x3"` gives `bmw x3`. */
 export function quotedPhrases(text: string): string[] {
   const phrases: string[] = []
-  for (const match of text.matchAll(/"([^"]+)"|“([^”]+)”|«([^»]+)»|(?<!\p{L})'([^']+)'(?!\p{L})/gu)) {
-    const phrase = (match[1] ?? match[2] ?? match[3] ?? match[4] ?? '').trim()
+  for (const match of text.matchAll(QUOTED)) {
+    const phrase = phraseOf(match)
     if (phrase) phrases.push(phrase)
   }
   return phrases
+}
+
+/** The text between the quotes, whichever kind matched. */
+function phraseOf(match: RegExpMatchArray): string {
+  return (match[1] ?? match[2] ?? match[3] ?? match[4] ?? '').trim()
+}
+
+/** Where `maskQuoted` took out a quoted phrase: its index between two NUL characters, which no goal holds. */
+export const QUOTE_MARK = /\u0000(\d+)\u0000/g
+
+/**
+ * `text` with each quoted phrase replaced by a `QUOTE_MARK`, and the phrases: the text can then be
+ * split into clauses at commas and "and" without cutting a quotation.
+ */
+export function maskQuoted(text: string): { masked: string; phrases: string[] } {
+  const phrases: string[] = []
+  let masked = ''
+  let from = 0
+  for (const match of text.matchAll(QUOTED)) {
+    masked += `${text.slice(from, match.index)}\u0000${phrases.length}\u0000`
+    phrases.push(phraseOf(match))
+    from = match.index + match[0].length
+  }
+  return { masked: masked + text.slice(from), phrases }
 }
 
 /** Lower-case words without accents, so `Café` matches `cafe`. */

@@ -2,8 +2,8 @@ import type { Cost, Timing } from '../../types/index.d.ts'
 
 /** What one model call (one attempt) reported. Missing numbers stay undefined: never guessed. */
 export interface ModelCallRecord {
-  /** Which part made the call. */
-  purpose: 'decision' | 'text' | 'rules' | 'evaluation'
+  /** Which part made the call; `checklist` is the one request that writes a goal's checklist. */
+  purpose: 'decision' | 'text' | 'checklist' | 'rules' | 'evaluation'
   /** How long the run waited on this attempt: the request, and the retry pause after it when it failed. */
   ms: number
   inputTokens?: number

@@ -38,6 +38,8 @@ export interface SeenRequest {
   recent: { operation: string; target_name?: string; outcome: string; detail?: string; text?: string }[]
   operations: string[]
   page: { url: string; title: string; text: string }
+  /** The goal's checklist as the request showed it, when it had one. */
+  checklist?: { item: string; status: string; next?: true }[]
 }
 
 export interface ScriptedModel {
@@ -59,6 +61,7 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
         recent: state.recent_actions,
         operations: Object.keys(operationQuestion.criteria),
         page: state.page,
+        ...(state.checklist ? { checklist: state.checklist } : {}),
       }
       seen.push(request)
       const index = seen.length - 1
@@ -95,6 +98,7 @@ function readState(options: Experimental_DecisionModelV4CallOptions): {
   elements: StateElement[]
   recent_actions: SeenRequest['recent']
   page: SeenRequest['page']
+  checklist?: SeenRequest['checklist']
 } {
   const part = options.state.find((candidate) => candidate.type === 'json') as { type: 'json'; value: JSONObject } | undefined
   if (!part) throw new Error('scripted model: the state has no JSON part')
@@ -163,4 +167,32 @@ export function textDecider(steps: { operation: Operation; target?: string; risk
       return textResult(JSON.stringify({ operation: step.operation, target, ...risky }), { usage: tokenUsage(200, 10) })
     },
   })
+}
+
+/**
+ * A text model for goals with a checklist: the checklist request (its reply schema has `items`) gets
+ * `checklist` as the reply (a value, or a raw string for invalid replies); every other request gets
+ * the next of `texts` as `{ "text": … }` (the last one repeats).
+ */
+export function checklistWriter(checklist: unknown, ...texts: string[]): MockLanguageModelV4 {
+  let typed = 0
+  return new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const format = options.responseFormat
+      const properties = format?.type === 'json' ? (format.schema as { properties?: Record<string, unknown> } | undefined)?.properties : undefined
+      if (properties && 'items' in properties) {
+        return textResult(typeof checklist === 'string' ? checklist : JSON.stringify(checklist), { usage: tokenUsage(300, 60) })
+      }
+      const text = texts[Math.min(typed, texts.length - 1)]
+      typed += 1
+      if (text === undefined) throw new Error('checklist writer: asked for a text, and the test gave none')
+      return textResult(JSON.stringify({ text }), { usage: tokenUsage(50, 5) })
+    },
+  })
+}
+
+/** Whether a request the model received asked for a checklist. */
+export function askedForChecklist(call: { responseFormat?: unknown }): boolean {
+  const format = call.responseFormat as { type?: string; schema?: { properties?: Record<string, unknown> } } | undefined
+  return format?.type === 'json' && format.schema?.properties !== undefined && 'items' in format.schema.properties
 }

@@ -1,0 +1,245 @@
+import test from 'ava'
+import type { ChecklistItem, Operation, TraceEntry } from '../types/index.d.ts'
+import type { Observation, ObservedElement } from '../src/collector/observation.ts'
+import { nameFit, valueMatches } from '../src/checklist/match-names.ts'
+import { ChecklistTracker } from '../src/checklist/track-checklist.ts'
+import { clip } from '../src/clip.ts'
+import { observedElement, pageObservation } from './helpers/observations.ts'
+
+// The tracker reads plain observations and traces: no page, no model.
+
+const email = (value: string, fields: Partial<ObservedElement> = {}) =>
+  observedElement('e1', { role: 'textbox', name: 'Email address *', tag: 'input', type: 'email', value, operations: ['type'], ...fields })
+const news = (checked: boolean | 'mixed') =>
+  observedElement('e2', { role: 'checkbox', name: 'Send me news', tag: 'input', type: 'checkbox', state: { checked } })
+const plan = (chosen: string) =>
+  observedElement('e3', {
+    role: 'combobox',
+    name: 'Plan',
+    tag: 'select',
+    value: chosen,
+    operations: ['select'],
+    options: ['Silver', 'Gold'].map((label, index) => ({ id: `o${index}`, label, value: label.toLowerCase(), selected: label === chosen })),
+  })
+const searchButton = observedElement('e4', { name: 'Search' })
+
+const form = (...elements: ObservedElement[]) => pageObservation({ url: 'https://club.test/join', text: 'Join the club', elements })
+const thanks = pageObservation({ url: 'https://club.test/Welcome?id=7', text: 'Thank you, Ada! You are in.' })
+
+function entry(step: number, operation: Operation, targetName: string | undefined, fields: Partial<TraceEntry> = {}): TraceEntry {
+  return { request: step, step, operation, targetName, stale: false, pageChanged: true, decisionMs: 1, url: 'https://club.test/join', ...fields }
+}
+
+const item = (check: ChecklistItem['check']): ChecklistItem => ({ description: check.kind, check })
+
+test('names match equal or as whole words, case and space folded, without a label\'s trailing mark', (t) => {
+  t.is(nameFit('Email *', 'email'), 2)
+  t.is(nameFit('Name:', 'NAME'), 2)
+  t.is(nameFit('Email  address', 'email'), 1)
+  t.is(nameFit('Google', 'Go'), 0)
+  t.is(nameFit('Go', 'Google'), 0)
+  t.is(nameFit('Anything', '*'), 0)
+  t.true(valueMatches(' Ada  Lovelace ', 'ada lovelace'))
+  t.false(valueMatches('Ada', 'Ada L'))
+})
+
+test('a value the collector clipped matches the value it was cut from, and no other', (t) => {
+  const long = 'word '.repeat(30).trim()
+  t.true(valueMatches(clip(long, 80), long))
+  t.false(valueMatches(clip(long, 80), `${long} more`))
+})
+
+test('field_value is done when the field holds the value, and undone when the page clears it', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Email address', value: 'ada@example.com' })])
+  tracker.update(form(email('')), [])
+  t.like(tracker.results()[0], { status: 'open', evidence: 'Email address * holds "" (step 0)' })
+  const trace = [entry(1, 'TYPE_TEXT', 'Email address *')]
+  tracker.update(form(email('Ada@Example.com')), trace)
+  t.like(tracker.results()[0], { status: 'done', evidence: 'Email address * holds "Ada@Example.com" (step 1)' })
+  t.true(tracker.verified())
+  tracker.update(form(email('')), [...trace, entry(2, 'CLICK', 'Reset')])
+  t.like(tracker.results()[0], { status: 'open', evidence: 'Email address * holds "" (step 2)' })
+  t.false(tracker.verified())
+})
+
+test('state items keep their last evidence once the page no longer offers the control', (t) => {
+  const tracker = new ChecklistTracker([
+    item({ kind: 'field_value', field: 'Email', value: 'ada@example.com' }),
+    item({ kind: 'checked', control: 'Send me news', checked: true }),
+    item({ kind: 'selected', control: 'Plan', option: 'gold' }),
+  ])
+  tracker.update(form(email('ada@example.com'), news(true), plan('Gold')), [entry(3, 'SELECT', 'Plan')])
+  t.deepEqual(
+    tracker.results().map((result) => [result.status, result.evidence]),
+    [
+      ['done', 'Email address * holds "ada@example.com" (step 3)'],
+      ['done', 'Send me news is checked (step 3)'],
+      ['done', 'Plan shows "Gold" (step 3)'],
+    ],
+  )
+  tracker.update(thanks, [entry(3, 'SELECT', 'Plan'), entry(4, 'CLICK', 'Join')])
+  t.deepEqual(
+    tracker.results().map((result) => result.status),
+    ['done', 'done', 'done'],
+  )
+  t.is(tracker.results()[1]!.evidence, 'Send me news is checked (step 3)')
+})
+
+test('checked and selected are open while the control holds something else; mixed proves neither', (t) => {
+  const tracker = new ChecklistTracker([
+    item({ kind: 'checked', control: 'send me news', checked: true }),
+    item({ kind: 'checked', control: 'Send me news', checked: false }),
+    item({ kind: 'selected', control: 'Plan', option: 'Gold' }),
+  ])
+  tracker.update(form(news(false), plan('Silver')), [])
+  t.deepEqual(
+    tracker.results().map((result) => [result.status, result.evidence]),
+    [
+      ['open', 'Send me news is not checked (step 0)'],
+      ['done', 'Send me news is not checked (step 0)'],
+      ['open', 'Plan shows "Silver" (step 0)'],
+    ],
+  )
+  tracker.update(form(news('mixed'), plan('Silver')), [])
+  t.deepEqual(
+    tracker.results().map((result) => [result.status, result.evidence]),
+    [
+      ['open', 'Send me news is partly checked (step 0)'],
+      ['open', 'Send me news is partly checked (step 0)'],
+      ['open', 'Plan shows "Silver" (step 0)'],
+    ],
+  )
+})
+
+test('a checkbox offered through its label, and a listbox showing its value, are judged too', (t) => {
+  const tracker = new ChecklistTracker([
+    item({ kind: 'checked', control: 'I agree', checked: true }),
+    item({ kind: 'selected', control: 'Size', option: 'Large' }),
+  ])
+  const label = observedElement('e5', { role: 'checkbox', name: 'I agree to the terms', tag: 'input', type: 'checkbox', state: { checked: true } })
+  const listbox = observedElement('e6', { role: 'combobox', name: 'Size', tag: 'div', value: 'Large' })
+  tracker.update(form(label, listbox), [])
+  t.deepEqual(
+    tracker.results().map((result) => result.status),
+    ['done', 'done'],
+  )
+})
+
+test('an equally named control beats one whose name only contains the wanted name', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Email', value: 'ada@example.com' })])
+  const confirm = observedElement('e7', { role: 'textbox', name: 'Confirm email', tag: 'input', value: 'ada@example.com', operations: ['type'] })
+  const exact = observedElement('e8', { role: 'textbox', name: 'Email', tag: 'input', value: '', operations: ['type'] })
+  tracker.update(form(confirm, exact), [])
+  t.like(tracker.results()[0], { status: 'open', evidence: 'Email holds "" (step 0)' })
+})
+
+test('activated needs a non-stale click, submit or select that changed the page; presence never counts', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'activated', control: 'Search' })])
+  const page = form(searchButton)
+  tracker.update(page, [])
+  t.like(tracker.results()[0], { status: 'open', evidence: undefined })
+  t.false(tracker.verified(), 'the Search button on the page is not a click on it')
+
+  const trace = [entry(1, 'CLICK', 'Search', { stale: true }), entry(1, 'TYPE_TEXT', 'Search'), entry(1, 'CLICK', 'Search results', { pageChanged: true })]
+  tracker.update(page, trace)
+  t.is(tracker.results()[0]!.status, 'open', 'stale, typing, and another control named with the word do not count')
+
+  trace.push(entry(2, 'CLICK', 'search', { pageChanged: false }))
+  tracker.update(page, trace)
+  t.like(tracker.results()[0], { status: 'open', evidence: 'CLICK "search" did not change the page (step 2)' })
+
+  trace.push(entry(3, 'SUBMIT', 'Search'))
+  tracker.update(thanks, trace)
+  t.like(tracker.results()[0], { status: 'done', evidence: 'SUBMIT "Search" changed the page (step 3)' })
+  tracker.update(form(), [...trace, entry(4, 'CLICK', 'Back')])
+  t.is(tracker.results()[0]!.status, 'done', 'an event is never undone')
+})
+
+test('activated takes a control whose name contains the wanted one, unless one named exactly was offered', (t) => {
+  const loose = new ChecklistTracker([item({ kind: 'activated', control: 'Add to cart' })])
+  loose.update(form(observedElement('e1', { name: 'Add to cart: Dune' })), [])
+  loose.update(thanks, [entry(1, 'CLICK', 'Add to cart: Dune')])
+  t.is(loose.results()[0]!.status, 'done')
+
+  const strict = new ChecklistTracker([item({ kind: 'activated', control: 'Click me' })])
+  strict.update(form(observedElement('e1', { name: 'Click me' }), observedElement('e2', { name: 'Double click me' })), [])
+  strict.update(thanks, [entry(1, 'CLICK', 'Double click me')])
+  t.is(strict.results()[0]!.status, 'open')
+})
+
+test('end-state items hold on the newest observation only, and open again once the page is left', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'url_matches', contains: '/welcome' }), item({ kind: 'text_visible', text: 'thank  you, ada' })])
+  tracker.update(form(), [])
+  t.deepEqual(
+    tracker.results().map((result) => [result.status, result.evidence]),
+    [
+      ['open', 'URL is https://club.test/join (step 0)'],
+      ['open', undefined],
+    ],
+  )
+  tracker.update(thanks, [entry(1, 'CLICK', 'Join')])
+  t.deepEqual(
+    tracker.results().map((result) => [result.status, result.evidence]),
+    [
+      ['done', 'URL is https://club.test/Welcome?id=7 (step 1)'],
+      ['done', 'The page shows "thank  you, ada" (step 1)'],
+    ],
+  )
+  t.true(tracker.verified())
+  tracker.update(form(), [entry(1, 'CLICK', 'Join'), entry(2, 'CLICK', 'Back')])
+  t.deepEqual(
+    tracker.open().map((result) => result.check.kind),
+    ['url_matches', 'text_visible'],
+  )
+})
+
+test('judgment items are never done and never open; verified() needs a checkable item', (t) => {
+  const judged = new ChecklistTracker([item({ kind: 'judgment' })])
+  judged.update(thanks, [])
+  t.like(judged.results()[0], { status: 'judgment', evidence: undefined })
+  t.deepEqual(judged.open(), [])
+  t.false(judged.verified(), 'nothing checkable: not verified')
+
+  const mixed = new ChecklistTracker([item({ kind: 'judgment' }), item({ kind: 'url_matches', contains: 'welcome' })])
+  t.false(mixed.verified(), 'open before any observation')
+  mixed.update(thanks, [])
+  t.true(mixed.verified(), 'judgment items do not hold verification back')
+  t.deepEqual(
+    mixed.results().map((result) => result.status),
+    ['judgment', 'done'],
+  )
+})
+
+test('evidence stays short whatever the page holds', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Email', value: 'a' }), item({ kind: 'url_matches', contains: 'x' })])
+  tracker.update(pageObservation({ url: `https://club.test/${'u'.repeat(5_000)}`, elements: [email('v'.repeat(5_000), { name: `Email ${'n'.repeat(5_000)}` })] }), [])
+  for (const result of tracker.results()) t.true(result.evidence!.length <= 120, result.evidence)
+})
+
+test('a full observation (250 controls, 6,000 characters of text) with eight items evaluates in a few ms', (t) => {
+  const elements = Array.from({ length: 250 }, (_, index) =>
+    index % 2 === 0
+      ? observedElement(`e${index}`, { role: 'textbox', name: `Field number ${index}`, tag: 'input', value: `value ${index}`, operations: ['type'] })
+      : observedElement(`e${index}`, { name: `Button number ${index}` }),
+  )
+  const observation: Observation = pageObservation({ url: 'https://big.test/', text: 'word '.repeat(1_200), elements })
+  const items = [
+    item({ kind: 'field_value', field: 'Field number 248', value: 'value 248' }),
+    item({ kind: 'field_value', field: 'Missing', value: 'x' }),
+    item({ kind: 'checked', control: 'Button number 3', checked: true }),
+    item({ kind: 'selected', control: 'Field number 2', option: 'x' }),
+    item({ kind: 'activated', control: 'Button number 249' }),
+    item({ kind: 'text_visible', text: 'not there' }),
+    item({ kind: 'url_matches', contains: 'big.test' }),
+    item({ kind: 'judgment' }),
+  ]
+  const trace = Array.from({ length: 50 }, (_, index) => entry(index + 1, 'CLICK', `Button number ${index}`, { pageChanged: false }))
+  const tracker = new ChecklistTracker(items)
+  tracker.update(observation, trace)
+  const runs = 50
+  const started = performance.now()
+  for (let run = 0; run < runs; run++) new ChecklistTracker(items).update(observation, trace)
+  const ms = (performance.now() - started) / runs
+  t.log(`${ms.toFixed(3)} ms per evaluation of 8 items against 250 controls and 50 trace entries`)
+  t.is(tracker.results()[0]!.status, 'done')
+})
