@@ -16,7 +16,7 @@ import { recordLive } from './benchmark/live.ts'
 import { createPacer } from './benchmark/pace.ts'
 import type { RecordedRequest } from './benchmark/recording.ts'
 import { replayOne, type Decider } from './benchmark/replay.ts'
-import { renderTable, summarizeReplay, type ReplayResult } from './benchmark/summary.ts'
+import { describeLiveRuns, renderTable, summarizeReplay, type ReplayResult } from './benchmark/summary.ts'
 
 const log = createDebug('puppeteer-agent:benchmark')
 
@@ -100,10 +100,9 @@ async function main(argv: string[]): Promise<number> {
       )
     }
   }
-  const runs = new Set(recording.map((recorded) => recorded.run)).size
   process.stdout.write(
     `${renderTable(summarizeReplay(results), recording[0]!.model)}\n\n` +
-      `recording: ${recordingFile} (${recording.length} requests from ${runs} live run${runs === 1 ? '' : 's'} of ${recording[0]!.model})\n` +
+      `recording: ${recordingFile} (${recording.length} requests from ${describeLiveRuns(recording)})\n` +
       `answers: ${out}\n`,
   )
   return 0
@@ -125,7 +124,8 @@ async function recordRequests(flags: ReturnType<typeof parseFlags>, file: string
     const plan = { url: site.url, goal, reference, text, samples, maxRuns: samples, navigationTimeoutMs: 30_000 }
     const recording = await recordLive(browser, plan, (run, result, recorded) => {
       const kept = Math.min(recorded, samples)
-      progress('benchmark', `live run ${run}: ${result.status}${result.error ? ` (${firstLine(result.error.message)})` : ''}, ${kept}/${samples} requests recorded`)
+      const verdict = result.failure ? ` [${result.failure}]` : result.verified ? ' (verified)' : ''
+      progress('benchmark', `live run ${run}: ${result.status}${verdict}${result.error ? ` (${firstLine(result.error.message)})` : ''}, ${kept}/${samples} requests recorded`)
     })
     startJsonl(file)
     for (const recorded of recording) appendJsonLine(file, recorded)

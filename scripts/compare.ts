@@ -73,11 +73,14 @@ async function main(argv: string[]): Promise<number> {
     const records = await runComparison(browser, plan, (record, done, total) => {
       appendJsonLine(out, record)
       log('%j', record)
-      const verdict = record.verified === undefined ? '' : record.verified ? ' verified' : ' NOT verified'
+      // A stop's status already is its tag; other failures say which kind (model_failed, page_gone…).
+      const tag = record.failure !== undefined && record.failure !== record.status ? ` [${record.failure}]` : ''
+      const agentVerdict = record.agentVerified ? ', agent verified' : ''
+      const pageVerdict = record.verified === undefined ? '' : record.verified ? ', page verified' : ', page NOT verified'
       progress(
         'compare',
         `${done}/${total} decisions=${record.decisions} text=${record.text} reasoning=${record.reasoning} run ${record.run}: ` +
-          `${record.status}${verdict} in ${seconds(record.totalMs)}${record.error ? ` (${firstLine(record.error)})` : ''} ${record.path}`,
+          `${record.status}${tag}${agentVerdict}${pageVerdict} in ${seconds(record.totalMs)}${record.error ? ` (${firstLine(record.error)})` : ''} ${record.path}`,
       )
     })
     process.stdout.write(`${JSON.stringify({ file: out, ...rank(records, hasChecks(checks)) }, null, 2)}\n`)

@@ -38,7 +38,10 @@ test('benchmark records the live requests on the demo, replays them to two local
   t.deepEqual(runs, [...runs].sort((a, b) => a - b))
   for (const item of recording) {
     t.like(item, { model: 'local', goal: 'Search for "trail shoes" and open the first result' })
-    t.deepEqual(Object.keys(item.state).sort(), ['elements', 'goal', 'page', 'recent_actions'])
+    t.deepEqual(Object.keys(item.state).sort(), ['checklist', 'elements', 'goal', 'page', 'recent_actions'])
+    // Every request carries how its live run ended: the demo goal succeeds; its "open the first result"
+    // is a judgment item, which the page cannot prove, so the run is not verified.
+    t.deepEqual(item.outcome, { status: 'success', verified: false })
     t.is(item.questions.operation?.type, 'choice')
     t.is(item.answers.operation?.type, 'choice')
     t.is(typeof item.ms, 'number')
@@ -61,7 +64,10 @@ test('benchmark records the live requests on the demo, replays them to two local
   t.regex(live.stdout, /^\| Decider \| Answered \| Median \| p90 \| Same operation as live `local` \| Same operation and target \|$/m)
   t.regex(live.stdout, /^\| `local` \| 5\/5 \| \d+ ms \| \d+ ms \| 5 \| 5 \|$/m)
   t.regex(live.stdout, /^\| `local` \(text model\) \| 0\/5 \| n\/a \| n\/a \| 0 \| 0 \|$/m)
-  t.true(live.stdout.includes(`recording: ${record} (5 requests from ${new Set(runs).size} live run`))
+  const liveRuns = new Set(runs).size
+  const summary = live.stdout.match(/^recording: (.+) \(5 requests from (\d+) live runs? of local: (\d+) success(?:es)?, (\d+) verified\)$/m)
+  // Successes, none verified: the demo goal keeps a judgment item ("open the first result").
+  t.deepEqual(summary?.slice(1), [record, String(liveRuns), String(liveRuns), '0'])
   t.regex(live.stderr, /\[benchmark\] live run \d+: success, 5\/5 requests recorded/)
   t.is(live.stderr.match(/puppeteer-agent:benchmark \{"decider"/g)?.length, 10)
 

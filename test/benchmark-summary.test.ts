@@ -1,5 +1,5 @@
 import test from 'ava'
-import { agreement, renderTable, summarizeReplay, type ReplayResult } from '../scripts/benchmark/summary.ts'
+import { agreement, describeLiveRuns, renderTable, summarizeReplay, type ReplayResult } from '../scripts/benchmark/summary.ts'
 import { createPacer, delayBeforeNext } from '../scripts/benchmark/pace.ts'
 
 function result(decider: string, request: number, fields: Partial<ReplayResult>): ReplayResult {
@@ -52,4 +52,21 @@ test('pacing keeps request starts 60000 / perMinute ms apart', async (t) => {
   now += 12_000
   await wait()
   t.deepEqual(sleeps, [9_000])
+})
+
+test('the live runs behind a recording: successes beside verified ones, once per run, none told for an older recording', (t) => {
+  const proven = { status: 'success', verified: true } as const
+  const claimed = { status: 'success', verified: false } as const
+  const stopped = { status: 'error', verified: false, failure: 'no_change' } as const
+  t.is(
+    describeLiveRuns([
+      { run: 1, model: 'local', outcome: proven },
+      { run: 1, model: 'local', outcome: proven },
+      { run: 2, model: 'local', outcome: claimed },
+      { run: 3, model: 'local', outcome: stopped },
+    ]),
+    '3 live runs of local: 2 successes, 1 verified',
+  )
+  t.is(describeLiveRuns([{ run: 1, model: 'local', outcome: proven }]), '1 live run of local: 1 success, 1 verified')
+  t.is(describeLiveRuns([{ run: 1, model: 'local' }, { run: 2, model: 'local', outcome: proven }]), '2 live runs of local')
 })

@@ -72,6 +72,41 @@ test('with checks, verified success ranks ahead of self-reported success', (t) =
   t.deepEqual(verified.map((summary) => summary.decisions), ['honest', 'claims'])
   t.is(verified[0]!.verifiedRate, 1)
   t.is(verified[1]!.verifiedRate, 0)
+  // Both of `claims`' done runs failed the checks; `honest` claimed one run and it held.
+  t.is(verified[1]!.falseSuccesses, 2)
+  t.is(verified[0]!.falseSuccesses, 0)
+  t.is(rank(records, false).ranking[0]!.falseSuccesses, undefined)
+})
+
+test('success the agent verified ranks ahead of success it only claimed', (t) => {
+  const records = [
+    record('claims', 1, { totalMs: 100 }),
+    record('claims', 2, { totalMs: 100 }),
+    record('proves', 1, { agentVerified: true, totalMs: 900 }),
+    record('proves', 2, { status: 'unverified_done', failure: 'unverified_done', agentVerified: false, passed: undefined, totalMs: 900 }),
+  ]
+  const { ranking } = rank(records, false)
+  t.deepEqual(ranking.map((summary) => summary.decisions), ['proves', 'claims'])
+  t.like(ranking[0], { doneRate: 0.5, agentVerifiedRate: 0.5 })
+  t.like(ranking[1], { doneRate: 1, agentVerifiedRate: 0 })
+})
+
+test('failed runs are counted by failure tag, most frequent first; records without one are not counted', (t) => {
+  const summary = summarizeSetup(
+    [
+      record('s', 1, { status: 'error', failure: 'model_failed', passed: undefined }),
+      record('s', 2, { status: 'no_change', failure: 'no_change', passed: undefined }),
+      record('s', 3, { status: 'no_change', failure: 'no_change', passed: undefined }),
+      // A run that could not start has no tag, and neither has a record from before the checklist.
+      record('s', 4, { status: 'error', passed: undefined }),
+      record('s', 5),
+    ],
+    false,
+  )
+  t.deepEqual(summary.failures, { no_change: 2, model_failed: 1 })
+  t.deepEqual(Object.keys(summary.failures!), ['no_change', 'model_failed'])
+  t.is(summarizeSetup([record('s', 1)], false).failures, undefined)
+  t.is(summarizeSetup([record('s', 1)], false).agentVerifiedRate, 0)
 })
 
 test('a missing p90 or cost ranks behind a known one', (t) => {

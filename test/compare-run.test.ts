@@ -59,7 +59,9 @@ test('a run that fails to start is recorded as an error and the other runs go on
     staleDecisions: 0,
     actionsWithoutPageChange: 0,
   })
-  t.like(records[1], { reasoning: 'low', status: 'done', goalsDone: 1 })
+  // "open the first result" is a judgment item of the demo goal's checklist: not verified by the page.
+  t.like(records[1], { reasoning: 'low', status: 'done', agentVerified: false, goalsDone: 1 })
+  t.is(records[1]!.failure, undefined)
 })
 
 test('a page that fails to load is reported as navigationError, the run goes on, and a stop is recorded by its reason', async (t) => {
@@ -77,6 +79,9 @@ test('a page that fails to load is reported as navigationError, the run goes on,
   // The goal still ran, on the error page, where the agent stops itself: the status is the BlockedError's reason.
   t.true(record!.decisionRequests > 0)
   t.true(['no_change', 'model_blocked', 'step_budget'].includes(record!.status), record!.status)
+  // A stop is tagged with its reason, the same word as the status.
+  t.is<string | undefined, string>(record!.failure, record!.status)
+  t.false(record!.agentVerified)
   t.is(typeof record!.error, 'string')
   t.is(record!.finalUrl, 'chrome-error://chromewebdata/')
 })

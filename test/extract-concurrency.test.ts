@@ -46,7 +46,7 @@ const TITLE = { title: { selector: 'h1' } }
 test('extract() while a goal runs is refused, naming the goal; once it ends, extraction works', async (t) => {
   const page = agent(await open(t))
   const held = gate()
-  const goal = page.goal('Read the page.', { decisions: scriptedModel([{ operation: 'DONE', before: () => held.promise }]).model })
+  const goal = page.goal('Read the page.', { decisions: scriptedModel([{ operation: 'DONE', before: () => held.promise }]).model, checklist: false })
   await t.throwsAsync(page.extract({ title: { selector: 'h1', attr: 'text' } }), {
     instanceOf: UsageError,
     message: 'A goal is already running on this page: wait for it to finish before starting an extraction.',
@@ -65,7 +65,7 @@ test('goal() while an extraction runs is refused, naming the extraction; a secon
   const held = gate()
   const extraction = page.extract('the title', { text: ruleWriter(TITLE, () => held.promise) })
   const decisions = scriptedModel([{ operation: 'DONE' }])
-  await t.throwsAsync(page.goal('Anything.', { decisions: decisions.model }), {
+  await t.throwsAsync(page.goal('Anything.', { decisions: decisions.model, checklist: false }), {
     instanceOf: UsageError,
     message: 'An extraction is already running on this page: wait for it to finish before starting a goal.',
   })
@@ -81,7 +81,7 @@ test('goal() while an extraction runs is refused, naming the extraction; a secon
   t.is(result.status, 'success', String(result.error))
   t.deepEqual(result.data, { title: 'First document' })
   // The lock is released however the extraction ended.
-  t.is((await page.goal('Anything.', { decisions: decisions.model })).status, 'success')
+  t.is((await page.goal('Anything.', { decisions: decisions.model, checklist: false })).status, 'success')
 })
 
 test('an extractor built on agent.applyRules runs inside its own extraction, while agent.applyRules from outside is refused', async (t) => {

@@ -45,7 +45,7 @@ async function stuckPage(t: ExecutionContext): Promise<Page> {
 }
 
 function goal(page: Page, steps: ScriptStep[], options: Record<string, unknown> = {}): Promise<GoalResult> {
-  return agent(page).goal('Get the results.', { decisions: scriptedModel(steps).model, ...options })
+  return agent(page).goal('Get the results.', { decisions: scriptedModel(steps).model, checklist: false, ...options })
 }
 
 /** Milliseconds from `start` until `run` settles. */

@@ -20,7 +20,8 @@ async function open(t: Parameters<typeof chrome.page>[0], path: string): Promise
 
 function run(page: Page, goal: string, steps: ScriptStep[], options: Record<string, unknown> = {}) {
   const scripted = scriptedModel(steps)
-  const result = agent(page).goal(goal, { decisions: scripted.model, text: textModel('unused'), evaluator: evaluatorModel(0.95), ...options })
+  // The checklist has its own tests (goal-checklist): here DONE ends a run as the model says.
+  const result = agent(page).goal(goal, { decisions: scripted.model, text: textModel('unused'), evaluator: evaluatorModel(0.95), checklist: false, ...options })
   return { scripted, result }
 }
 
@@ -61,7 +62,7 @@ test('news: opens the first story’s comments, then DONE', async (t) => {
   t.is(profile.cost.calls, 3)
   t.is(profile, await profiling())
   const json = JSON.parse(JSON.stringify(await result))
-  t.deepEqual(Object.keys(json), ['status', 'steps', 'decisions', 'trace'])
+  t.deepEqual(Object.keys(json), ['status', 'steps', 'decisions', 'trace', 'checklist', 'verified'])
 })
 
 test('decisions: false: the text model takes the decisions; the trace has no probabilities', async (t) => {
@@ -70,6 +71,7 @@ test('decisions: false: the text model takes the decisions; the trace has no pro
     decisions: false,
     text: textDecider([{ operation: 'CLICK', target: '42 comments' }, { operation: 'DONE' }]),
     evaluator: evaluatorModel(0.9),
+    checklist: false,
   })
   t.is(error, undefined)
   t.is(status, 'success')

@@ -26,7 +26,8 @@ async function open(t: Parameters<typeof chrome.page>[0], path: string): Promise
 
 function run(page: Page, steps: ScriptStep[], options: Record<string, unknown> = {}) {
   const scripted = scriptedModel(steps)
-  const result = agent(page).goal('Reach the goal.', { decisions: scripted.model, text: textModel('x'), ...options })
+  // Without a checklist: these stops come before, or instead of, any check of DONE (see goal-checklist).
+  const result = agent(page).goal('Reach the goal.', { decisions: scripted.model, text: textModel('x'), checklist: false, ...options })
   return { scripted, result }
 }
 
@@ -151,7 +152,7 @@ test('risk_review: with decisions: false, an action the text model did not rate 
   const page = await open(t, 'sites/form/index.html')
   // Replies as the README describes it, { operation, target }, with no risky.
   const text = textDecider([{ operation: 'CLICK', target: 'Place order', risky: null }])
-  const outcome = await agent(page).goal('Place the order.', { decisions: false, text })
+  const outcome = await agent(page).goal('Place the order.', { decisions: false, text, checklist: false })
   blocked(t, outcome, 'risk_review')
   t.like(outcome.trace[0], { operation: 'CLICK', targetName: 'Place order', risk: 1 })
   t.is(await page.$eval('#summary', (element) => element.textContent), '')
@@ -224,7 +225,7 @@ test('a failing model resolves status error with the error as thrown', async (t)
   const page = await open(t, 'sites/news/index.html')
   const failure = new Error('provider exploded')
   const model = { ...scriptedModel([]).model, doDecide: async () => Promise.reject(failure) }
-  const outcome = await agent(page).goal('Anything.', { decisions: model, maxRetries: 0 })
+  const outcome = await agent(page).goal('Anything.', { decisions: model, maxRetries: 0, checklist: false })
   t.is(outcome.status, 'error')
   t.is(outcome.error, failure)
   t.is(outcome.decisions, 0)

@@ -43,6 +43,8 @@ async function gatewayFor(t: ExecutionContext, steps: ScriptStep[], typed = 'unu
     decisions: server.provider.decisionModel(DECIDER),
     text: server.provider(WRITER),
     evaluator: server.provider.decisionModel(JUDGE),
+    // The requests counted here are the decisions, the typed text and the evaluation (the checklist's own are in goal-checklist).
+    checklist: false,
   }
   return { server, options }
 }
@@ -196,7 +198,7 @@ test('401: not retried, the error says the gateway rejected the key', async (t) 
   const page = await open(t, NEWS)
   const { server } = await gatewayFor(t, NEWS_STEPS)
   const revoked = createGateway({ baseURL: server.baseURL, apiKey: 'revoked-key' })
-  const { status, error, steps } = await agent(page).goal(NEWS_GOAL, { decisions: revoked.decisionModel(DECIDER), maxRetries: 2 })
+  const { status, error, steps } = await agent(page).goal(NEWS_GOAL, { decisions: revoked.decisionModel(DECIDER), maxRetries: 2, checklist: false })
   t.is(status, 'error')
   t.is(steps, 0)
   t.is(error?.name, 'GatewayAuthenticationError')
@@ -239,6 +241,7 @@ test('decisions: false with @ai-sdk/openai-compatible: a local chat server takes
     decisions: false,
     reasoning: 'provider-default',
     evaluator: 'local',
+    checklist: false,
   })
   t.is(error, undefined)
   t.is(status, 'success')

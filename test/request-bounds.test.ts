@@ -77,7 +77,7 @@ for (const attack of ATTACKS) {
     const decisions = measured(scripted.model)
     const text = textModel('trail shoes')
     const evaluator = decisionModel({ answers: { goal_met: { type: 'boolean', probability: 0.9 } }, warnings: [], usage: { inputTokens: 1, outputTokens: 1 } })
-    const result = await agent(page).goal('Go through the steps.', { decisions: decisions.model, text, evaluator: evaluator.model })
+    const result = await agent(page).goal('Go through the steps.', { decisions: decisions.model, text, evaluator: evaluator.model, checklist: false })
     t.is(result.error, undefined)
     t.is(result.status, 'success')
     t.is(result.steps, 5)
@@ -107,7 +107,7 @@ for (const attack of ATTACKS) {
       { operation: 'CLICK', target: 'Next' },
       { operation: 'DONE' },
     ])
-    const result = await agent(page).goal('Go through the steps.', { decisions: false, text })
+    const result = await agent(page).goal('Go through the steps.', { decisions: false, text, checklist: false })
     t.is(result.error, undefined)
     t.is(result.status, 'success')
     underLimit(t, 'text decisions', promptSizes(text))

@@ -261,7 +261,10 @@ export interface GoalResult {
   failure?: FailureTag
   /** The checklist as it stood at the end, with each item's status and evidence. */
   checklist: ChecklistReport
-  /** `true` when the run succeeded and every checkable checklist item was verified on the page at the end. */
+  /**
+   * `true` when the run succeeded and the page verified the whole checklist at the end: every item
+   * checkable and done. A judgment item, or no checklist, leaves it `false`.
+   */
   verified: boolean
   profiling(options?: ProfilingCallOptions): Promise<GoalProfiling>
 }

@@ -3,7 +3,7 @@ import type { GoalResult } from '../../types/index.d.ts'
 import agent from '../../src/index.ts'
 import { resolveDecisionModel } from '../../src/models/resolve-model.ts'
 import { messageOf } from '../common/message.ts'
-import { recordingModel, type CapturedCall, type RecordedRequest } from './recording.ts'
+import { recordingModel, type CapturedCall, type LiveOutcome, type RecordedRequest } from './recording.ts'
 
 export interface LivePlan {
   url: string
@@ -38,8 +38,10 @@ export async function recordLive(
       // A slow or failed load is not fatal: the goal runs on whatever loaded, as in compare.
       await page.goto(plan.url, { waitUntil: 'load', timeout: plan.navigationTimeoutMs }).catch(() => {})
       const result = await agent.goal(page, plan.goal, { decisions, text: plan.text })
+      const outcome: LiveOutcome = { status: result.status, verified: result.verified }
+      if (result.failure) outcome.failure = result.failure
       for (const call of calls) {
-        recorded.push({ request: recorded.length + 1, run, model: plan.reference, goal: plan.goal, ...call })
+        recorded.push({ request: recorded.length + 1, run, model: plan.reference, goal: plan.goal, ...call, outcome })
       }
       onRun(run, result, recorded.length)
       if (calls.length === 0) {

@@ -5,6 +5,10 @@ import type {
   Experimental_DecisionModelV4Result,
   JSONObject,
 } from '@ai-sdk/provider'
+import type { GoalResult } from '../../types/index.d.ts'
+
+/** How a live run ended, as the agent reported it: `verified` is its checklist proven on the page. */
+export type LiveOutcome = Pick<GoalResult, 'status' | 'verified' | 'failure'>
 
 /** One decision request of a live run and the live model's answer: one JSON line of a recording. */
 export interface RecordedRequest {
@@ -23,6 +27,8 @@ export interface RecordedRequest {
   rounding?: Experimental_DecisionModelV4Result['rounding']
   /** The live model's request time. */
   ms: number
+  /** How the live run this request came from ended; recordings from before the checklist lack it. */
+  outcome?: LiveOutcome
 }
 
 export type CapturedCall = Pick<RecordedRequest, 'state' | 'questions' | 'answers' | 'rounding' | 'ms'>

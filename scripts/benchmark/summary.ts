@@ -1,4 +1,5 @@
 import { median, p90 } from '../common/stats.ts'
+import type { LiveOutcome, RecordedRequest } from './recording.ts'
 
 /** One decider's answer to one recorded request: one JSON line of the benchmark's results. */
 export interface ReplayResult {
@@ -82,4 +83,19 @@ export function renderTable(summaries: readonly DeciderSummary[], referenceLabel
   )
   const header = ['Decider', 'Answered', 'Median', 'p90', `Same operation as live \`${referenceLabel}\``, 'Same operation and target']
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n')
+}
+
+/**
+ * The live runs behind a recording, e.g. `2 live runs of local: 2 successes, 1 verified`: the agent's
+ * own word beside what its checklist proved. Older recordings carry no outcome, and then none is told.
+ */
+export function describeLiveRuns(recording: readonly Pick<RecordedRequest, 'run' | 'model' | 'outcome'>[]): string {
+  const outcomes = new Map<number, LiveOutcome | undefined>()
+  for (const item of recording) if (!outcomes.has(item.run)) outcomes.set(item.run, item.outcome)
+  const runs = `${outcomes.size} live run${outcomes.size === 1 ? '' : 's'} of ${recording[0]?.model ?? 'no model'}`
+  const known = [...outcomes.values()]
+  if (known.some((outcome) => outcome === undefined)) return runs
+  const successes = known.filter((outcome) => outcome!.status === 'success').length
+  const verified = known.filter((outcome) => outcome!.verified).length
+  return `${runs}: ${successes} success${successes === 1 ? '' : 'es'}, ${verified} verified`
 }

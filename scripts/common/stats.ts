@@ -49,6 +49,13 @@ export function mostCommon<T>(values: readonly T[]): { value: T; count: number }
   return best
 }
 
+/** How often each value occurs, most frequent first, ties by name, so equal tallies always print alike. */
+export function tally<T extends string>(values: readonly T[]): Partial<Record<T, number>> {
+  const counts = new Map<T, number>()
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1)
+  return Object.fromEntries([...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))) as Partial<Record<T, number>>
+}
+
 // Sums of decimal dollar amounts drift in floating point (0.1 + 0.2); twelve places is below any reported price.
 function roundUsd(value: number): number {
   return Number(value.toFixed(12))

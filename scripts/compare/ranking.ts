@@ -1,6 +1,6 @@
-import type { ReasoningLevel } from '../../types/index.d.ts'
+import type { FailureTag, ReasoningLevel } from '../../types/index.d.ts'
 import type { CompareRecord } from './record.ts'
-import { lenientSum, median, mostCommon, p90, share, strictSum } from '../common/stats.ts'
+import { lenientSum, median, mostCommon, p90, share, strictSum, tally } from '../common/stats.ts'
 
 /** One setup's runs, summed up. Rates are shares of all runs; medians and p90 cover finished runs only. */
 export interface SetupSummary {
@@ -8,9 +8,16 @@ export interface SetupSummary {
   text: string
   reasoning: ReasoningLevel
   runs: number
+  /** Share of all runs the agent reported done: its own word. */
   doneRate: number
+  /** Share of all runs the agent reported done and itself verified: its checklist proven on the page. */
+  agentVerifiedRate: number
   /** Share of all runs whose final page passed every check; only with --verify-url / --verify-text. */
   verifiedRate?: number
+  /** Runs reported done whose final page failed a check; only with --verify-url / --verify-text. */
+  falseSuccesses?: number
+  /** Runs that did not succeed, by failure tag, most frequent first; absent when none has a tag. */
+  failures?: Partial<Record<FailureTag, number>>
   /** Share of all runs that finished and were judged met. */
   passRate: number
   /** Runs the evaluator judged at all. */
@@ -58,7 +65,14 @@ export function summarizeSetup(records: readonly CompareRecord[], verifying: boo
     reasoning: first.reasoning,
     runs,
     doneRate: share(finished.length, runs)!,
-    ...(verifying ? { verifiedRate: share(records.filter((record) => record.verified === true).length, runs)! } : {}),
+    agentVerifiedRate: share(records.filter((record) => record.agentVerified === true).length, runs)!,
+    ...(verifying
+      ? {
+          verifiedRate: share(records.filter((record) => record.verified === true).length, runs)!,
+          falseSuccesses: finished.filter((record) => record.verified !== true).length,
+        }
+      : {}),
+    failures: failureCounts(records),
     passRate: share(finished.filter((record) => record.passed === true).length, runs)!,
     judgedRuns: records.filter((record) => record.passed !== undefined).length,
     pathAgreement: paths && share(paths.count, finished.length),
@@ -78,12 +92,13 @@ export function summarizeSetup(records: readonly CompareRecord[], verifying: boo
 
 /**
  * Best first: verified success when checks were given (the final page outranks the agent's own word),
- * then doneRate, passRate, pathAgreement (higher is better), then p90TotalMs and medianUsd (lower is
- * better, and a missing figure ranks behind any figure).
+ * then success the agent proved on the page, then doneRate, passRate, pathAgreement (higher is
+ * better), then p90TotalMs and medianUsd (lower is better, and a missing figure ranks behind any figure).
  */
 export function compareSummaries(a: SetupSummary, b: SetupSummary): number {
   return (
     higherFirst(a.verifiedRate, b.verifiedRate) ||
+    higherFirst(a.agentVerifiedRate, b.agentVerifiedRate) ||
     higherFirst(a.doneRate, b.doneRate) ||
     higherFirst(a.passRate, b.passRate) ||
     higherFirst(a.pathAgreement, b.pathAgreement) ||
@@ -107,6 +122,12 @@ export function rank(records: readonly CompareRecord[], verifying: boolean): Ran
     reportedUsd: lenientSum(records.map((record) => record.usd)),
     runsWithoutCost: records.filter((record) => record.usd === undefined).length,
   })
+}
+
+/** Failed runs by tag; undefined when no run has a tag. */
+function failureCounts(records: readonly CompareRecord[]): Partial<Record<FailureTag, number>> | undefined {
+  const tags = records.flatMap((record) => (record.failure === undefined ? [] : [record.failure]))
+  return tags.length === 0 ? undefined : tally(tags)
 }
 
 /** A statistic over the finished runs, absent when none finished or one of them lacks the number. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { BlockedReason, ReasoningLevel, TraceEntry } from '../../types/index.d.ts'
+import type { BlockedReason, FailureTag, ReasoningLevel, TraceEntry } from '../../types/index.d.ts'
 
 /** One run of one setup: one JSON line of `npm run compare`. Optional fields are absent when not known. */
 export interface CompareRecord {
@@ -10,6 +10,13 @@ export interface CompareRecord {
   /** 1-based run number within the setup. */
   run: number
   status: 'done' | BlockedReason | 'error'
+  /** The failure tag of the goal that did not succeed; absent when every goal succeeded, or none ran. */
+  failure?: FailureTag
+  /**
+   * The agent's own `verified`: every goal succeeded with its checklist proven on the page. Absent when
+   * no goal ran; older records, from before the checklist, do not have it.
+   */
+  agentVerified?: boolean
   error?: string
   goalsDone: number
   navigationError?: string
@@ -27,7 +34,7 @@ export interface CompareRecord {
   totalMs?: number
   modelMs?: number
   finalUrl?: string
-  /** With --verify-url / --verify-text: whether every check held on the final page. */
+  /** With --verify-url / --verify-text: whether every check held on the final page (the harness's verdict, not the agent's). */
   verified?: boolean
   /** The checks that did not hold, when `verified` is false. */
   verifyFailed?: string[]
@@ -42,7 +49,7 @@ export interface CompareRecord {
 /** Every field of a record, in the order a reader wants them (the README's table). */
 export const RECORD_FIELDS = [
   'decisions', 'text', 'reasoning', 'run',
-  'status', 'error', 'goalsDone', 'navigationError', 'path',
+  'status', 'failure', 'agentVerified', 'error', 'goalsDone', 'navigationError', 'path',
   'decisionRequests', 'staleDecisions', 'actionsWithoutPageChange', 'minConfidence',
   'passed', 'probability', 'calls', 'inputTokens', 'outputTokens', 'usd', 'totalMs', 'modelMs',
   'finalUrl', 'verified', 'verifyFailed',

@@ -92,11 +92,13 @@ async function load(page: Page, task: Task): Promise<string | undefined> {
   }
 }
 
-function outcome(results: readonly GoalResult[]): Pick<CompareRecord, 'status' | 'error'> {
+function outcome(results: readonly GoalResult[]): Pick<CompareRecord, 'status' | 'failure' | 'agentVerified' | 'error'> {
+  // A goal that failed is never verified, so this holds only when every goal ran, succeeded and was proven.
+  const agentVerified = results.every((result) => result.verified)
   const failed = results.find((result) => result.status !== 'success')
-  if (!failed) return { status: 'done' }
+  if (!failed) return { status: 'done', agentVerified }
   const error = failed.error ?? new Error('the goal failed without an error')
-  return { status: error instanceof BlockedError ? error.reason : 'error', error: messageOf(error) }
+  return { status: error instanceof BlockedError ? error.reason : 'error', failure: failed.failure, agentVerified, error: messageOf(error) }
 }
 
 /** Each goal's profiling; undefined for a goal whose profiling itself failed, so its cost stays unknown. */

@@ -10,12 +10,14 @@ import { bestMatches, nameFit, textShows, urlContains, valueMatches } from './ma
 //   offers a control of that name: done when one of them holds the value, the checked state or the
 //   selected option; open when they hold something else, so a field the page cleared is undone. When
 //   the observation offers no such control (the page moved on, e.g. after submitting), the last
-//   evidence stands: what was filled in before leaving is not unfilled by leaving.
+//   evidence stands: what was filled in before leaving is not unfilled by leaving. A done item is undone
+//   only by the control that proved it: a new page's search box of the same name, empty, is not it.
 //   Controls named equally beat controls whose name only contains the wanted one (`bestMatches`).
 // - `activated` is an event: done once the trace holds a CLICK, SUBMIT or SELECT on the control that
 //   was not stale and changed the page, and never undone. The control being on the page never counts
 //   (seed 004: "click X" ended as a success because X was visible). A control whose name only contains
 //   the wanted one counts unless the observation the action was chosen on offered one named exactly so.
+//   SUBMIT in a field of a form counts for that form's button (Enter sends the form the button would).
 // - End-state items (`text_visible`, `url_matches`) are judged on the newest observation only: the
 //   viewport's text, the URL. Leaving the page opens them again.
 // - `judgment` items are never checked: status `judgment`, never done, never open.
@@ -39,6 +41,8 @@ const CHOOSING_ROLES = new Set(['combobox', 'listbox'])
 interface Judged {
   status: ChecklistStatus
   evidence?: string
+  /** For a state item: the node ID of the control the evidence is about. */
+  node?: string
 }
 
 export class ChecklistTracker {
@@ -96,11 +100,11 @@ export class ChecklistTracker {
   #judge(check: ChecklistCheck, last: Judged, observation: Observation, fresh: TraceEntry[], step: number): Judged | undefined {
     switch (check.kind) {
       case 'field_value':
-        return judgeField(check, observation.elements, step)
+        return keepProof(last, judgeField(check, observation.elements, step), observation)
       case 'checked':
-        return judgeChecked(check, observation.elements, step)
+        return keepProof(last, judgeChecked(check, observation.elements, step), observation)
       case 'selected':
-        return judgeSelected(check, observation.elements, step)
+        return keepProof(last, judgeSelected(check, observation.elements, step), observation)
       case 'activated':
         return last.status === 'done' ? undefined : judgeActivated(check, fresh, this.#previous)
       case 'text_visible':
@@ -117,6 +121,15 @@ export class ChecklistTracker {
   }
 }
 
+/**
+ * A state item proven on one control is undone only by that control: another control of the same name
+ * (the search box of the results page, a new document's form) holding something else leaves the proof.
+ */
+function keepProof(last: Judged, next: Judged | undefined, observation: Observation): Judged | undefined {
+  if (!next || next.status === 'done' || last.status !== 'done' || last.node === undefined) return next
+  return observation.elements.some((element) => element.nodeId === last.node) ? next : undefined
+}
+
 function judgeField(check: Extract<ChecklistCheck, { kind: 'field_value' }>, elements: ObservedElement[], step: number): Judged | undefined {
   const fields = bestMatches(
     elements.filter((element) => element.value !== undefined),
@@ -129,6 +142,7 @@ function judgeField(check: Extract<ChecklistCheck, { kind: 'field_value' }>, ele
   return {
     status: holding ? 'done' : 'open',
     evidence: evidence(`${named(shown)} holds ${quote(shown.value ?? '')}`, step),
+    node: shown.nodeId,
   }
 }
 
@@ -143,7 +157,7 @@ function judgeChecked(check: Extract<ChecklistCheck, { kind: 'checked' }>, eleme
   const holding = controls.find((element) => (element.state?.checked ?? false) === check.checked)
   const shown = holding ?? controls[0]!
   const state = shown.state?.checked === 'mixed' ? 'partly checked' : shown.state?.checked ? 'checked' : 'not checked'
-  return { status: holding ? 'done' : 'open', evidence: evidence(`${named(shown)} is ${state}`, step) }
+  return { status: holding ? 'done' : 'open', evidence: evidence(`${named(shown)} is ${state}`, step), node: shown.nodeId }
 }
 
 function judgeSelected(check: Extract<ChecklistCheck, { kind: 'selected' }>, elements: ObservedElement[], step: number): Judged | undefined {
@@ -158,6 +172,7 @@ function judgeSelected(check: Extract<ChecklistCheck, { kind: 'selected' }>, ele
   return {
     status: holding ? 'done' : 'open',
     evidence: evidence(`${named(shown)} shows ${quote(chosen(shown).join(', '))}`, step),
+    node: shown.nodeId,
   }
 }
 
@@ -172,7 +187,7 @@ function judgeActivated(check: Extract<ChecklistCheck, { kind: 'activated' }>, f
   let tried: TraceEntry | undefined
   for (const entry of fresh) {
     if (entry.stale || !ACTIVATING.has(entry.operation) || entry.targetName === undefined) continue
-    if (!activates(entry.targetName, check.control, chosenOn)) continue
+    if (!activates(entry, check.control, chosenOn)) continue
     if (entry.pageChanged) {
       return { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} changed the page`, entry.step) }
     }
@@ -183,12 +198,22 @@ function judgeActivated(check: Extract<ChecklistCheck, { kind: 'activated' }>, f
   return undefined
 }
 
-/** Whether acting on `targetName` is acting on the wanted control (see the header). */
-function activates(targetName: string, wanted: string, chosenOn: Observation | undefined): boolean {
-  const fit = nameFit(targetName, wanted)
+/** Whether the entry's action is acting on the wanted control (see the header). */
+function activates(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
+  const fit = nameFit(entry.targetName!, wanted)
   if (fit === 2) return true
-  if (fit === 0) return false
-  return !chosenOn?.elements.some((element) => nameFit(element.name, wanted) === 2)
+  if (fit === 1 && !chosenOn?.elements.some((element) => nameFit(element.name, wanted) === 2)) return true
+  return entry.operation === 'SUBMIT' && submitsFormOf(entry, wanted, chosenOn)
+}
+
+/** A SUBMIT in a field whose form holds a button named `wanted`, in the observation it was chosen on. */
+function submitsFormOf(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
+  const field = chosenOn?.elements.find((element) => element.id === entry.target)
+  const form = field?.form?.name
+  if (!chosenOn || form === undefined) return false
+  return chosenOn.elements.some(
+    (element) => element !== field && element.role === 'button' && element.form?.name === form && nameFit(element.name, wanted) > 0,
+  )
 }
 
 function named(element: ObservedElement): string {

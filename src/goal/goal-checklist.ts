@@ -21,7 +21,7 @@ export interface GoalChecklist {
   lines(): ChecklistLine[]
   /** Descriptions of the checkable items still open: a DONE now is not verified. */
   open(): string[]
-  /** Every checkable item verified (false without any). */
+  /** Every item checkable and verified: a judgment item is something the page cannot prove. */
   verified(): boolean
   report(): ChecklistReport
 }
@@ -57,7 +57,8 @@ function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'
       return tracker ? tracker.open().map((item) => item.description) : []
     },
     verified() {
-      return tracker?.verified() ?? false
+      if (!tracker) return false
+      return tracker.verified() && tracker.results().every((item) => item.status !== 'judgment')
     },
     report() {
       const report: ChecklistReport = { source, items: tracker?.results() ?? [] }
