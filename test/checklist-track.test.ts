@@ -167,6 +167,50 @@ test('activated takes a control whose name contains the wanted one, unless one n
   t.is(strict.results()[0]!.status, 'open')
 })
 
+test('activated counts only when every item above it was done: a form sent before it was filled is not the step', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'selected', control: 'Plan', option: 'Gold' }), item({ kind: 'activated', control: 'Search' })])
+  const trace: TraceEntry[] = []
+  tracker.update(form(plan('Silver'), searchButton), trace)
+  trace.push(entry(1, 'CLICK', 'Search'))
+  tracker.update(form(plan('Silver'), searchButton), trace)
+  t.like(tracker.results()[1], { status: 'open', evidence: 'CLICK "Search" came before the items above it were done (step 1)' })
+  trace.push(entry(2, 'SELECT', 'Plan'))
+  tracker.update(form(plan('Gold'), searchButton), trace)
+  t.false(tracker.verified(), 'choosing Gold afterwards does not send the form again')
+  trace.push(entry(3, 'CLICK', 'Search'))
+  tracker.update(thanks, trace)
+  t.true(tracker.verified())
+})
+
+test('SUBMIT in a field activates the button of its form; a field of another form does not', (t) => {
+  const inForm = (id: string, name: string, formName: string, fields: Partial<ObservedElement> = {}) =>
+    observedElement(id, { name, form: { name: formName, fields: {} }, ...fields })
+  const page = form(
+    inForm('e1', 'Search products', 'search', { role: 'searchbox', operations: ['type', 'submit'] }),
+    inForm('e2', 'Search', 'search'),
+    inForm('e3', 'Email', 'newsletter', { role: 'textbox', operations: ['type', 'submit'] }),
+  )
+  const viaField = new ChecklistTracker([item({ kind: 'activated', control: 'Search' })])
+  viaField.update(page, [])
+  viaField.update(thanks, [entry(1, 'SUBMIT', 'Search products', { target: 'e1' })])
+  t.like(viaField.results()[0], { status: 'done', evidence: 'SUBMIT "Search products" changed the page (step 1)' })
+
+  const otherForm = new ChecklistTracker([item({ kind: 'activated', control: 'Search' })])
+  otherForm.update(page, [])
+  otherForm.update(thanks, [entry(1, 'SUBMIT', 'Email', { target: 'e3' })])
+  t.is(otherForm.results()[0]!.status, 'open')
+})
+
+test('a state item is undone only by the control that proved it, not by a field of that name on a new page', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Email', value: 'ada@example.com' })])
+  tracker.update(form(email('ada@example.com', { nodeId: 'doc1:1' })), [])
+  t.is(tracker.results()[0]!.status, 'done')
+  tracker.update(form(email('', { nodeId: 'doc2:1' })), [entry(1, 'SUBMIT', 'Email address *')])
+  t.is(tracker.results()[0]!.status, 'done', 'the empty field of the next page is another field')
+  tracker.update(form(email('', { nodeId: 'doc1:1' })), [])
+  t.is(tracker.results()[0]!.status, 'open', 'the field that held the value was cleared')
+})
+
 test('end-state items hold on the newest observation only, and open again once the page is left', (t) => {
   const tracker = new ChecklistTracker([item({ kind: 'url_matches', contains: '/welcome' }), item({ kind: 'text_visible', text: 'thank  you, ada' })])
   tracker.update(form(), [])

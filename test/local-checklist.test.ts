@@ -78,15 +78,60 @@ test('several quoted values go to the fields whose names share their words, each
     { kind: 'field_value', field: 'Email *', value: 'ada@example.com' },
     { kind: 'field_value', field: 'Name', value: 'Ada' },
     { kind: 'checked', control: 'Send me news', checked: false },
+    // "Join" asks for the form to be sent: its button comes last.
+    { kind: 'activated', control: 'Join the club' },
   ])
+})
+
+const pizzaPage = pageObservation({
+  url: 'https://pizza.test/',
+  elements: [
+    observedElement('e1', {
+      role: 'combobox',
+      name: 'Size',
+      tag: 'select',
+      operations: ['select'],
+      options: ['Small', 'Medium', 'Large'].map((label, index) => ({ id: `o${index}`, label, value: label[0]!.toLowerCase(), selected: label === 'Medium' })),
+    }),
+    observedElement('e2', { role: 'radio', name: 'Thin', tag: 'input', type: 'radio', state: { checked: true } }),
+    observedElement('e3', { role: 'radio', name: 'Thick', tag: 'input', type: 'radio', state: { checked: false } }),
+    observedElement('e4', { role: 'checkbox', name: 'Extra cheese', tag: 'input', type: 'checkbox', state: { checked: false } }),
+    observedElement('e5', { name: 'Place order' }),
+  ],
+})
+
+test('options and boxes the goal names with all their words become items, "no" unticks, and the order is sent last', async (t) => {
+  t.deepEqual(checks(await checklistFor('Order a large pizza with thick crust and extra cheese', pizzaPage)), [
+    { kind: 'selected', control: 'Size', option: 'Large' },
+    { kind: 'checked', control: 'Thick', checked: true },
+    { kind: 'checked', control: 'Extra cheese', checked: true },
+    { kind: 'activated', control: 'Place order' },
+  ])
+  t.deepEqual(checks(await checklistFor('Place an order for a small pizza, no extra cheese', pizzaPage)), [
+    { kind: 'selected', control: 'Size', option: 'Small' },
+    { kind: 'checked', control: 'Extra cheese', checked: false },
+    { kind: 'activated', control: 'Place order' },
+  ])
+})
+
+test('of several buttons with the ordering word, the one that shares most words with the goal is sent', async (t) => {
+  const shelf = pageObservation({
+    url: 'https://shop.test/',
+    elements: ['Apples', 'Bananas', 'Cherries'].map((fruit, index) => observedElement(`e${index + 1}`, { name: `Buy ${fruit}` })),
+  })
+  t.deepEqual(checks(await checklistFor('Buy bananas', shelf)), [{ kind: 'activated', control: 'Buy Bananas' }])
+  // A clause the button does not say in full stays a judgment beside it.
+  t.deepEqual(checks(await checklistFor('Buy the ripest bananas', shelf)), [{ kind: 'judgment' }, { kind: 'activated', control: 'Buy Bananas' }])
 })
 
 test('"click go" names the control called Go, not Google', async (t) => {
   t.deepEqual(checks(await checklistFor('click go', storiesPage)), [{ kind: 'activated', control: 'Go' }])
 })
 
-test('"open the comments" names the link that shares the most words with it', async (t) => {
-  t.deepEqual(checks(await checklistFor('Open the comments of the first story', storiesPage)), [{ kind: 'activated', control: '128 comments' }])
+test('"open the comments" takes a link only when its name has every word: otherwise the item stays judgment', async (t) => {
+  // "128 comments" lacks "first" and "story": clicking any comments link would prove a step not asked for.
+  t.deepEqual(checks(await checklistFor('Open the comments of the first story', storiesPage)), [{ kind: 'judgment' }])
+  t.deepEqual(checks(await checklistFor('Open the 128 comments', storiesPage)), [{ kind: 'activated', control: '128 comments' }])
 })
 
 test('a goal with nothing checkable is one judgment item: the goal itself', async (t) => {

@@ -14,7 +14,8 @@ import { bestMatches, nameFit, textShows, urlContains, valueMatches } from './ma
 //   only by the control that proved it: a new page's search box of the same name, empty, is not it.
 //   Controls named equally beat controls whose name only contains the wanted one (`bestMatches`).
 // - `activated` is an event: done once the trace holds a CLICK, SUBMIT or SELECT on the control that
-//   was not stale and changed the page, and never undone. The control being on the page never counts
+//   was not stale and changed the page, chosen while every checkable item above it was done (a form
+//   sent before it was filled does not count), and never undone. The control being on the page never counts
 //   (seed 004: "click X" ended as a success because X was visible). A control whose name only contains
 //   the wanted one counts unless the observation the action was chosen on offered one named exactly so.
 //   SUBMIT in a field of a form counts for that form's button (Enter sends the form the button would).
@@ -67,9 +68,12 @@ export class ChecklistTracker {
     const step = trace.at(-1)?.step ?? 0
     const fresh = trace.slice(this.#read)
     this.#read = trace.length
+    // The statuses the new trace entries were chosen with, for the order rule of `activated`.
+    const before = [...this.#judged]
     this.#items.forEach((item, index) => {
       const judged = this.#judged[index]!
-      const next = this.#judge(item.check, judged, observation, fresh, step)
+      const ready = before.slice(0, index).every((earlier) => earlier.status !== 'open')
+      const next = this.#judge(item.check, judged, observation, fresh, step, ready)
       if (next) this.#judged[index] = next
     })
     this.#previous = observation
@@ -97,7 +101,7 @@ export class ChecklistTracker {
   }
 
   /** The item's new status, or undefined to keep the last one. */
-  #judge(check: ChecklistCheck, last: Judged, observation: Observation, fresh: TraceEntry[], step: number): Judged | undefined {
+  #judge(check: ChecklistCheck, last: Judged, observation: Observation, fresh: TraceEntry[], step: number, ready: boolean): Judged | undefined {
     switch (check.kind) {
       case 'field_value':
         return keepProof(last, judgeField(check, observation.elements, step), observation)
@@ -106,7 +110,7 @@ export class ChecklistTracker {
       case 'selected':
         return keepProof(last, judgeSelected(check, observation.elements, step), observation)
       case 'activated':
-        return last.status === 'done' ? undefined : judgeActivated(check, fresh, this.#previous)
+        return last.status === 'done' ? undefined : judgeActivated(check, fresh, this.#previous, ready)
       case 'text_visible':
         return textShows(observation.text, check.text)
           ? { status: 'done', evidence: evidence(`The page shows ${quote(check.text)}`, step) }
@@ -183,11 +187,18 @@ function chosen(element: ObservedElement): string[] {
   return element.value ? [element.value] : []
 }
 
-function judgeActivated(check: Extract<ChecklistCheck, { kind: 'activated' }>, fresh: TraceEntry[], chosenOn: Observation | undefined): Judged | undefined {
+function judgeActivated(
+  check: Extract<ChecklistCheck, { kind: 'activated' }>,
+  fresh: TraceEntry[],
+  chosenOn: Observation | undefined,
+  ready: boolean,
+): Judged | undefined {
   let tried: TraceEntry | undefined
   for (const entry of fresh) {
     if (entry.stale || !ACTIVATING.has(entry.operation) || entry.targetName === undefined) continue
     if (!activates(entry, check.control, chosenOn)) continue
+    // Sending a form before filling it is not the step the checklist asked for.
+    if (!ready) return { status: 'open', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} came before the items above it were done`, entry.step) }
     if (entry.pageChanged) {
       return { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} changed the page`, entry.step) }
     }

@@ -12,7 +12,13 @@ import { contentWords, maskQuoted, overlap, QUOTE_MARK, tokens } from './words.t
 //   "select"/"choose"/"pick" "X" → selected, on the select offering an option X (or checked, on a radio X)
 //   "submit"/"send" → activated, on the button whose name shares most words with the goal, else the
 //     first one that is not a cancel or reset button
-//   "click"/"open"/"press"/"follow" X → activated, on the control named X (or sharing most words with it)
+//   "click"/"open"/"press"/"follow" X → activated, on the control named X (or one whose name has every
+//     word of X)
+//   no verb and nothing quoted → the options and boxes the clause names with every word of theirs:
+//     selected for an option of a select ("a large pizza" → Size: Large), checked for a checkbox or
+//     radio ("thick crust" → Thick), unchecked after "no"/"without" ("no extra cheese")
+//   an ordering word ("order", "buy", "subscribe", "join", "book", "register") → activated, last, on the
+//     button whose name has that word ("Place order"): choosing is not ordering
 //   a quoted value otherwise → field_value, on the text field whose name shares most words with the
 //   words before the value, else the first free one; "search" adds activated on the search button,
 //   or on the field itself (pressing Enter in it submits it)
@@ -44,6 +50,12 @@ const VERB_WORD = new RegExp(`\\b(?:${[...VERBS.keys()].join('|')})\\b`, 'i')
 
 const CLAUSE_BREAK = /\s*(?:[,;]|\.(?=\s|$)|\bthen\b|\band\b)\s*/i
 
+/** Words that ask for the form to be sent, not only filled: the button with the word is the last item. */
+const ORDERING_WORDS = new Set(['order', 'buy', 'subscribe', 'join', 'book', 'register'])
+
+/** Words that turn a box the clause names into one that must stay unticked. */
+const NEGATIONS = new Set(['no', 'without', 'not'])
+
 /** Words of buttons that end a form without sending it: never taken for its submit button. */
 const NOT_SUBMITTING = new Set(['cancel', 'reset', 'clear', 'back', 'close', 'delete', 'remove'])
 
@@ -65,6 +77,14 @@ export function writeLocalChecklist(prompt: ChecklistPrompt): ChecklistItem[] {
   const usedFields = new Set<PromptControl>()
   const items: ChecklistItem[] = []
   for (const clause of clausesOf(goal)) items.push(...itemsFor(clause, goal, controls, usedFields))
+  const sending = orderingButton(goal, controls)
+  if (sending && !items.some((item) => item.check.kind === 'activated' && item.check.control === sending)) {
+    // A clause the button says in full ("buy bananas", "Buy Bananas") is that item, not a judgment beside it.
+    const said = new Set(contentWords(sending))
+    const covered = (item: ChecklistItem) => item.check.kind === 'judgment' && contentWords(item.description).every((word) => said.has(word))
+    items.splice(0, items.length, ...items.filter((item) => !covered(item)))
+    items.push({ description: describe(`Send it with ${sending}`), check: { kind: 'activated', control: sending } })
+  }
   const checkable = items.filter((item) => item.check.kind !== 'judgment')
   if (checkable.length === 0) return [{ description: describe(goal), check: { kind: 'judgment' } }]
   return items.slice(0, MAX_CHECKLIST_ITEMS)
@@ -115,10 +135,47 @@ function itemsFor(clause: Clause, goal: string, controls: PromptControl[], usedF
       return item(control === undefined ? undefined : { kind: 'activated', control })
     }
     case 'search':
-    case undefined:
-      if (clause.quoted.length === 0) return item(undefined)
-      return fieldItems(clause, controls, usedFields)
+    case undefined: {
+      if (clause.quoted.length > 0) return fieldItems(clause, controls, usedFields)
+      const named = impliedChoices(clause, controls)
+      return named.length > 0 ? named : item(undefined)
+    }
   }
+}
+
+/** The options and boxes a clause names with every word of theirs (see the header). */
+function impliedChoices(clause: Clause, controls: PromptControl[]): ChecklistItem[] {
+  const words = tokens(clause.text)
+  const said = new Set(contentWords(clause.text))
+  const covers = (name: string) => {
+    const wanted = contentWords(name)
+    return wanted.length > 0 && wanted.every((word) => said.has(word))
+  }
+  const items: ChecklistItem[] = []
+  for (const control of controls) {
+    if (!usable(control.name)) continue
+    if (control.options) {
+      const option = control.options.find((label) => usable(label) && covers(label))
+      if (option) items.push({ description: describe(`${control.name}: ${option}`), check: { kind: 'selected', control: control.name, option } })
+    } else if (CHECKABLE_ROLES.has(control.role) && covers(control.name)) {
+      const first = words.indexOf(tokens(control.name)[0] ?? '')
+      const checked = !(first > 0 && NEGATIONS.has(words[first - 1]!))
+      items.push({ description: describe(`${control.name}: ${checked ? 'on' : 'off'}`), check: { kind: 'checked', control: control.name, checked } })
+    }
+  }
+  return items
+}
+
+/**
+ * The button that sends what the goal orders ("Place order" for "order a pizza"), if the goal orders:
+ * of the buttons with the ordering word, the one sharing most words with the goal ("Buy Bananas", not
+ * the first "Buy Apples").
+ */
+function orderingButton(goal: string, controls: PromptControl[]): string | undefined {
+  const asked = tokens(goal).filter((word) => ORDERING_WORDS.has(word))
+  if (asked.length === 0) return undefined
+  const buttons = controls.filter((control) => control.role === 'button' && usable(control.name) && tokens(control.name).some((word) => asked.includes(word)))
+  return mostOverlapping(buttons, goal, true)?.name
 }
 
 /** One field_value per quoted value, and for a search the control that submits it. */
@@ -159,12 +216,16 @@ function selection(controls: PromptControl[], option: string): ChecklistCheck | 
 }
 
 /**
- * The name of the control `wanted` stands for: one named so (or containing it as words), else the one
- * sharing most words with it. Not offered: `wanted` itself when the goal quoted it, else nothing.
+ * The name of the control `wanted` stands for: one named so (or containing it as words), else one whose
+ * name has every content word of it. Not offered: `wanted` itself when the goal quoted it, else nothing.
+ * A control sharing only some words ("Jackets" for "the cheapest jacket") is not it: clicking it would
+ * prove a step the goal never asked for.
  */
 function named(controls: PromptControl[], wanted: string, quoted: boolean): string | undefined {
   const usableControls = controls.filter((control) => usable(control.name))
-  const control = bestMatches(usableControls, (control) => control.name, wanted)[0] ?? mostOverlapping(usableControls, wanted, false)
+  const words = new Set(contentWords(wanted))
+  const covering = (control: PromptControl) => words.size > 0 && overlap(words, control.name) === words.size
+  const control = bestMatches(usableControls, (control) => control.name, wanted)[0] ?? usableControls.find(covering)
   if (control) return control.name
   return quoted && usable(wanted) ? wanted : undefined
 }
