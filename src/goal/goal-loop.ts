@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core'
-import type { BlockedReason, ChecklistReport, DialogRecord, FailureTag, PendingAction, TraceEntry } from '../../types/index.d.ts'
-import type { Observation, ObservedElement, Snapshot } from '../collector/observation.ts'
+import type { BlockedReason, ChecklistReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
+import type { Observation, Snapshot } from '../collector/observation.ts'
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
 import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
@@ -14,6 +14,8 @@ import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
 import { logStep } from '../profiling/log.ts'
 import { failureTag, type Phase } from './failure-tag.ts'
+import { actionDetail, pendingAction, recentAction, type ToldStep } from './tell-step.ts'
+import { confidenceShortfall } from './confidence.ts'
 import { startChecklist, type GoalChecklist } from './goal-checklist.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
@@ -50,11 +52,7 @@ export interface LoopOutcome {
 const INPUT_OPERATIONS = new Set(['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT'])
 
 /** One decision and what the loop knows about it while carrying it out. */
-interface Step {
-  decision: Decision
-  observation: Observation
-  element: ObservedElement | undefined
-  optionLabel: string | undefined
+interface Step extends ToldStep {
   entry: TraceEntry
   /** The decision as messages name it. */
   named: string
@@ -338,12 +336,7 @@ class GoalRun {
 
   /** Asks `approve` about a risky action; without it the run stops before the action. */
   async #review(step: Step, text: string | undefined): Promise<boolean> {
-    const { decision, element, optionLabel, observation } = step
-    const action: PendingAction = { operation: decision.operation, url: observation.url, risk: decision.risk! }
-    if (decision.target) action.target = decision.target
-    if (element) action.targetName = element.name
-    if (optionLabel !== undefined) action.option = optionLabel
-    if (text !== undefined) action.text = text
+    const action = pendingAction(step, text)
     const approve = this.#settings.approve
     if (!approve) {
       this.#stop(
@@ -357,26 +350,12 @@ class GoalRun {
   }
 
   #checkConfidence(step: Step): void {
-    const min = this.#settings.minConfidence
-    const { decision } = step
-    if (min === undefined) return
-    if (decision.confidence !== undefined && decision.confidence < min) {
-      this.#stop('low_confidence', `The model chose ${decision.operation} with probability ${decision.confidence}, below minConfidence ${min}.`)
-    }
-    if (decision.targetConfidence !== undefined && decision.targetConfidence < min) {
-      this.#stop('low_confidence', `The model chose the target of ${step.named} with probability ${decision.targetConfidence}, below minConfidence ${min}.`)
-    }
+    const shortfall = confidenceShortfall(step.decision, this.#settings.minConfidence, step.named)
+    if (shortfall) this.#stop('low_confidence', shortfall)
   }
 
   #remember(step: Step, outcome: RecentAction['outcome'], detail?: string, text?: string): void {
-    const { decision, element, optionLabel } = step
-    const action: RecentAction = { operation: decision.operation, outcome }
-    if (decision.target) action.target = decision.target
-    if (element) action.targetName = element.name
-    if (optionLabel !== undefined) action.option = optionLabel
-    if (text !== undefined) action.text = text
-    if (detail) action.detail = detail
-    this.#recent.push(action)
+    this.#recent.push(recentAction(step, outcome, detail, text))
   }
 
   async #observe(popups: string[]): Promise<Snapshot> {
@@ -420,11 +399,3 @@ class GoalRun {
   }
 }
 
-/** What the next request is told about an action besides its outcome. */
-function actionDetail(before: Observation, after: Observation, dialogs: DialogRecord[], popups: string[]): string | undefined {
-  const details: string[] = []
-  if (after.url !== before.url) details.push(`now at ${after.url}`)
-  for (const dialog of dialogs) details.push(`${dialog.type} "${dialog.message}" was ${dialog.accepted ? 'accepted' : 'dismissed'}`)
-  for (const url of popups) details.push(`a new tab opened at ${url}; it is not followed`)
-  return details.length > 0 ? details.join('; ') : undefined
-}
