@@ -160,6 +160,14 @@ test('a route change of a single-page app (pushState) while the model writes the
   t.regex(result.error!.message, /navigated or replaced its document while the rules were written \(from .*first\.html to .*other-route\)/)
 })
 
+test('a page that only moves to an anchor of its own while the model writes the rules is the same page', async (t) => {
+  const page = await open(t)
+  const text = ruleWriter(TITLE, () => page.evaluate(() => void (location.hash = 'reviews')))
+  const result = await agent(page).extract('the title', { text })
+  t.is(result.error, undefined)
+  t.is(result.status, 'success')
+})
+
 /** The messages of an error and of its causes, one a line. */
 function causes(error: unknown): string {
   const messages: string[] = []

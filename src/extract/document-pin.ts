@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Frame, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { isolatedWorld } from '../browser/isolated-world.ts'
 import { clip } from '../clip.ts'
 
@@ -10,11 +10,10 @@ import { clip } from '../clip.ts'
 /** The main frame's document as it was when pinned. */
 export interface DocumentPin {
   /**
-   * Throws when the main frame navigated since the pin (to another document, or within it: a route
-   * of a single-page app), or its document was replaced (`document.open()`, a new root element).
+   * Throws when the main frame navigated since the pin (to another document, or within it to another
+   * route of a single-page app), or its document was replaced (`document.open()`, a new root element).
    */
   check(): Promise<void>
-  release(): void
 }
 
 // URLs are the page's to choose, and can be a megabyte long.
@@ -40,27 +39,24 @@ function documentMark(key: string, fresh: string): string {
   return root[key]
 }
 
-/** Pins the document the main frame shows now. Take it before the outline, check it after the last read. */
+/** A URL without its fragment: a page that only moves between its own anchors stays where it was. */
+function place(url: string): string {
+  const hash = url.indexOf('#')
+  return hash === -1 ? url : url.slice(0, hash)
+}
+
+/**
+ * Pins the document the main frame shows now. Take it before the outline, check it after the last read.
+ * A new document (a navigation, `document.open()`, a new root element) loses the mark; a route change
+ * of a single-page app keeps the document but moves its URL (fragments aside), and counts as well.
+ */
 export async function pinDocument(page: Page): Promise<DocumentPin> {
   const url = page.url()
-  let navigated = false
-  const onNavigated = (frame: Frame) => {
-    if (frame === page.mainFrame()) navigated = true
-  }
-  page.on('framenavigated', onNavigated)
-  const release = () => void page.off('framenavigated', onNavigated)
   // Read in whatever frame is the main frame now: one that replaced it has another world, without the mark.
   const read = () => isolatedWorld(page.mainFrame()).evaluate(documentMark, MARK, randomUUID())
-  let mark: string
-  try {
-    mark = await read()
-  } catch (error) {
-    release()
-    throw error
-  }
+  const mark = await read()
   return {
     async check() {
-      if (navigated) throw documentChanged(url, page.url())
       let now: string
       try {
         now = await read()
@@ -68,8 +64,7 @@ export async function pinDocument(page: Page): Promise<DocumentPin> {
         // A navigation destroyed the world the mark lives in while it was read.
         throw documentChanged(url, page.url(), error)
       }
-      if (now !== mark || navigated) throw documentChanged(url, page.url())
+      if (now !== mark || place(page.url()) !== place(url)) throw documentChanged(url, page.url())
     },
-    release,
   }
 }

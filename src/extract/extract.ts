@@ -99,7 +99,7 @@ async function runWrittenRules(scope: Scope, instruction: string, userRules: Rul
   let pin: DocumentPin | undefined
   try {
     watch.signal.throwIfAborted()
-    pin = await watch.race(pinDocument(page), (late) => late.release())
+    pin = await watch.race(pinDocument(page))
     const rules = await watch.race(writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger }))
     run.rules = rules
     const tried = await watch.race(tryWrittenRules(page, rules))
@@ -111,8 +111,6 @@ async function runWrittenRules(scope: Scope, instruction: string, userRules: Rul
     // Written rules that failed on another document (matching nothing there, say) failed because it changed.
     const changed = pin && run.rules && !watch.signal.aborted ? await watch.race(pin.check()).then(() => undefined, (reason: unknown) => reason) : undefined
     return run.failed(changed ?? explained)
-  } finally {
-    pin?.release()
   }
 }
 
