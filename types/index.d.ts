@@ -121,7 +121,7 @@ export type ChecklistCheck =
   | { kind: 'checked'; control: string; checked: boolean }
   /** A select or listbox has this option selected. */
   | { kind: 'selected'; control: string; option: string }
-  /** The agent clicked or submitted this control and the page changed. */
+  /** The agent clicked or submitted this control (Enter in a field counts for its form's button) and the page changed, after every item above it was done. */
   | { kind: 'activated'; control: string }
   /** The page shows this text now (the end state of the goal). */
   | { kind: 'text_visible'; text: string }
