@@ -1,6 +1,7 @@
-import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, Operation, TraceEntry } from '../../types/index.d.ts'
+import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, TraceEntry } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { operationsWhere } from '../operations.ts'
 import { bestMatches, nameFit, textShows, urlContains, valueMatches } from './match-names.ts'
 
 // The status of each checklist item, from evidence only: what the newest observation shows and what the
@@ -31,7 +32,7 @@ const URL_PART = 100
 const EVIDENCE_LIMIT = 120
 
 /** The operations that activate a control; TYPE_TEXT only fills it. */
-const ACTIVATING: ReadonlySet<Operation> = new Set(['CLICK', 'SUBMIT', 'SELECT'])
+const ACTIVATING = operationsWhere((spec) => spec.activates)
 
 /** Roles of controls that hold a checked state; a checkbox offered through its label has its role. */
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])

@@ -6,11 +6,11 @@ import { checkBoolean, checkChoice } from './check-answers.ts'
 import type { ChecklistLine, Decision, RecentAction } from './decision.ts'
 import {
   buildDecisionRequest,
-  ELEMENT_TARGET_OPERATIONS,
   OPERATION_QUESTION,
   RISK_QUESTION,
   type DecisionRequest,
 } from './decision-request.ts'
+import { specOf } from '../operations.ts'
 import { decideWithText } from './text-decision.ts'
 import type { Operation } from '../../types/index.d.ts'
 
@@ -68,6 +68,6 @@ export function readDecision(request: DecisionRequest, reply: DecisionReply): Om
   if (picked.option !== undefined) decision.option = picked.option
   decision.targetConfidence = target.confidence
   decision.targetProbabilities = target.probabilities
-  if (ELEMENT_TARGET_OPERATIONS.has(decision.operation)) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
+  if (specOf(decision.operation).input) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
   return decision
 }
