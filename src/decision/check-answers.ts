@@ -1,5 +1,5 @@
 import { Experimental_DecisionRefusalError, InvalidResponseDataError } from 'ai'
-import type { DecisionAnswers, Rounding } from '../models/call-decision-model.ts'
+import type { DecisionAnswers, DecisionReply, Rounding } from '../models/call-decision-model.ts'
 
 // Checks for the answers a run acts on. They repeat the AI SDK's rules for these heads (so they hold
 // even where the SDK's verdict was about another head) and add the agent's own.
@@ -19,6 +19,37 @@ export interface CheckedChoice {
 export interface ModelIdentity {
   provider: string
   modelId: string
+}
+
+/**
+ * The answers of a reply, ready for the checks of the heads a caller reads. A reply the SDK rejected
+ * (perhaps over a head nobody reads) must still follow its structural rule: one answer per question.
+ */
+export function answersOf(reply: DecisionReply, questions: Record<string, unknown>): DecisionAnswers {
+  if (reply.rejection !== undefined) checkAnswerMap(reply.answers, questions)
+  return reply.answers
+}
+
+function checkAnswerMap(answers: unknown, questions: Record<string, unknown>): asserts answers is DecisionAnswers {
+  const ids = Object.keys(questions)
+  const valid =
+    typeof answers === 'object' &&
+    answers !== null &&
+    !Array.isArray(answers) &&
+    Object.keys(answers).length === ids.length &&
+    ids.every((id) => Object.hasOwn(answers, id))
+  if (!valid) {
+    throw new InvalidResponseDataError({
+      data: answers,
+      message: `Decision must return exactly one answer for every question (${ids.join(', ')}); got ${describeKeys(answers)}.`,
+    })
+  }
+}
+
+function describeKeys(answers: unknown): string {
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return String(answers)
+  const keys = Object.keys(answers)
+  return keys.length === 0 ? 'none' : keys.join(', ')
 }
 
 /**

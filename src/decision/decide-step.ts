@@ -2,7 +2,7 @@ import type { Observation } from '../collector/observation.ts'
 import { callDecisionModel, type DecisionReply } from '../models/call-decision-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
-import { checkBoolean, checkChoice } from './check-answers.ts'
+import { answersOf, checkBoolean, checkChoice } from './check-answers.ts'
 import type { ChecklistLine, Decision, RecentAction } from './decision.ts'
 import {
   buildDecisionRequest,
@@ -46,14 +46,14 @@ export async function decideStep(input: DecideStepInput): Promise<Decision> {
           purpose: 'decision',
           state: request.state,
           questions: request.questions,
-          read: (reply) => readDecision(request, reply),
-        })
+        }).then((reply) => readDecision(request, reply))
   return { ...chosen, decisionMs: Math.round(performance.now() - started) }
 }
 
 /** The run's reading of a decision model's reply: the operation head, the head it selects, and the risk. */
 export function readDecision(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
-  const { answers, rounding, model } = reply
+  const { rounding, model } = reply
+  const answers = answersOf(reply, request.questions)
   const operation = checkChoice(answers, OPERATION_QUESTION, request.operations, rounding, model)
   const decision: Omit<Decision, 'decisionMs'> = {
     operation: operation.choice as Operation,

@@ -2,7 +2,7 @@ import type { Experimental_DecisionModelV4Question, JSONObject } from '@ai-sdk/p
 import type { Accuracy, TraceEntry } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import type { Observation } from '../collector/observation.ts'
-import { checkBoolean } from '../decision/check-answers.ts'
+import { answersOf, checkBoolean } from '../decision/check-answers.ts'
 import { compact } from '../decision/decision-request.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from '../decision/request-bounds.ts'
 import { callDecisionModel } from '../models/call-decision-model.ts'
@@ -88,14 +88,14 @@ export async function evaluateGoal(
   input: EvaluationInput & { settings: Settings; ledger: Ledger },
 ): Promise<Accuracy> {
   const { state, questions } = evaluationRequest(input)
-  const probability = await callDecisionModel({
+  const reply = await callDecisionModel({
     model: input.settings.evaluator,
     settings: input.settings,
     ledger: input.ledger,
     purpose: 'evaluation',
     state,
     questions,
-    read: ({ answers, model }) => checkBoolean(answers, GOAL_MET_QUESTION, model),
   })
+  const probability = checkBoolean(answersOf(reply, questions), GOAL_MET_QUESTION, reply.model)
   return { passed: probability > 0.5, probability }
 }
