@@ -1,5 +1,6 @@
 import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, TraceEntry } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
+import { elementById } from '../collector/find-target.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { operationsWhere } from '../operations.ts'
 import { bestMatches, nameFit, textShows, urlContains, valueMatches } from './match-names.ts'
@@ -220,7 +221,7 @@ function activates(entry: TraceEntry, wanted: string, chosenOn: Observation | un
 
 /** A SUBMIT in a field whose form holds a button named `wanted`, in the observation it was chosen on. */
 function submitsFormOf(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
-  const field = chosenOn?.elements.find((element) => element.id === entry.target)
+  const field = elementById(chosenOn, entry.target)
   const form = field?.form?.name
   if (!chosenOn || form === undefined) return false
   return chosenOn.elements.some(

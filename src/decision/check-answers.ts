@@ -69,10 +69,10 @@ export function checkChoice(
   }
   const { choice } = answer
   if (typeof choice !== 'string' || !offered.includes(choice)) {
-    fail(`selected an option that was not offered: ${describe(choice)} (offered: ${offered.join(', ')}).`)
+    fail(`selected an option that was not offered: ${showAnswer(choice)} (offered: ${offered.join(', ')}).`)
   }
   if (typeof answer.probabilities !== 'object' || answer.probabilities === null || Array.isArray(answer.probabilities)) {
-    fail(`must return probabilities for its options; got ${describe(answer.probabilities)}.`)
+    fail(`must return probabilities for its options; got ${showAnswer(answer.probabilities)}.`)
   }
   const given = answer.probabilities as Record<string, unknown>
   const missing = offered.filter((option) => !Object.hasOwn(given, option))
@@ -83,7 +83,7 @@ export function checkChoice(
   }
   for (const [option, value] of Object.entries(given)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-      fail(`must give finite probabilities in [0, 1]; "${option}" is ${describe(value)}.`)
+      fail(`must give finite probabilities in [0, 1]; "${option}" is ${showAnswer(value)}.`)
     }
   }
   const probabilities = given as Record<string, number>
@@ -106,7 +106,7 @@ export function checkBoolean(answers: DecisionAnswers, id: string, model: ModelI
   if (typeof probability !== 'number' || !Number.isFinite(probability) || probability < 0 || probability > 1) {
     throw new InvalidResponseDataError({
       data: answers,
-      message: `Question "${id}" must return P(true) as a finite probability in [0, 1]; got ${describe(probability)}.`,
+      message: `Question "${id}" must return P(true) as a finite probability in [0, 1]; got ${showAnswer(probability)}.`,
     })
   }
   return probability
@@ -138,7 +138,7 @@ function usedAnswer<T extends 'choice' | 'boolean'>(
     const got = typeof answer === 'object' && answer !== null ? (answer as { type?: unknown }).type : answer
     throw new InvalidResponseDataError({
       data: answers,
-      message: `Question "${id}" returned an answer with the wrong type: expected "${type}", got ${describe(got)}.`,
+      message: `Question "${id}" returned an answer with the wrong type: expected "${type}", got ${showAnswer(got)}.`,
     })
   }
   return answer as AnswerOf<T>
@@ -150,13 +150,14 @@ function probabilityDecimals(answers: DecisionAnswers, rounding: Rounding): numb
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 15) {
     throw new InvalidResponseDataError({
       data: answers,
-      message: `Decision rounding decimals must be integers between 0 and 15; got ${describe(decimals)}.`,
+      message: `Decision rounding decimals must be integers between 0 and 15; got ${showAnswer(decimals)}.`,
     })
   }
   return decimals
 }
 
-function describe(value: unknown): string {
+/** A part of a reply as an error shows it: JSON where it can be. */
+function showAnswer(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (typeof value === 'number') return String(value)
   try {

@@ -152,21 +152,31 @@ function buildState(context: StateContext, observation: Observation, elements: r
   })
 }
 
-/**
- * The latest actions as a request tells them: by name, since old snapshot IDs mean nothing in this
- * observation, with the typed value and the detail clipped (a detail can hold a URL and dialogs).
- */
+/** The latest actions as a decision request tells them, with their outcome and its detail clipped (a detail can hold a URL and dialogs). */
 export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
   return recent.slice(-REQUEST_LIMITS.recentActions).map((action) =>
-    compact({
-      operation: action.operation,
-      target_name: action.targetName,
-      option: action.option,
-      text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
+    tellAction(action, {
       outcome: action.outcome,
       detail: action.detail === undefined ? undefined : clip(action.detail, REQUEST_LIMITS.actionDetail),
     }),
   )
+}
+
+/**
+ * An action as every request tells it (a recent action, a trace entry): by name, since old snapshot
+ * IDs mean nothing in a later observation, with the typed value clipped; then what the caller adds.
+ */
+export function tellAction(
+  action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'text'>,
+  after: Record<string, JSONValue | undefined>,
+): JSONObject {
+  return compact({
+    operation: action.operation,
+    target_name: action.targetName,
+    option: action.option,
+    text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
+    ...after,
+  })
 }
 
 function describeElement(element: ObservedElement): JSONObject {

@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame, Page } from 'puppeteer-core'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Freshness, FreshnessOptions } from '../collector/check-freshness.ts'
+import { optionById } from '../collector/find-target.ts'
 import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import { isolatedWorld } from '../browser/isolated-world.ts'
@@ -73,7 +74,7 @@ function targetOf(decision: Decision): string {
 }
 
 async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
-  const option = input.element?.options?.find((candidate) => candidate.id === input.decision.option)
+  const option = optionById(input.element, input.decision.option)
   if (!option) {
     throw new Error(`SELECT chose option ${String(input.decision.option)}, which ${input.decision.target} does not offer.`)
   }

@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core'
 import type { BlockedReason, ChecklistReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
+import { elementById, optionById } from '../collector/find-target.ts'
 import type { Observation, Snapshot } from '../collector/observation.ts'
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
@@ -261,8 +262,8 @@ class GoalRun {
   }
 
   #begin(decision: Decision, observation: Observation): Step {
-    const element = decision.target ? observation.elements.find((candidate) => candidate.id === decision.target) : undefined
-    const optionLabel = decision.option ? element?.options?.find((option) => option.id === decision.option)?.label : undefined
+    const element = elementById(observation, decision.target)
+    const optionLabel = optionById(element, decision.option)?.label
     const entry = decisionEntry({
       decision,
       request: this.#decisions,
