@@ -1,6 +1,5 @@
 import type { Page } from 'puppeteer-core'
 import type { BlockedReason, ChecklistReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
-import { elementById, optionById } from '../collector/find-target.ts'
 import type { Observation, Snapshot } from '../collector/observation.ts'
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
@@ -15,13 +14,13 @@ import type { Ledger } from '../profiling/ledger.ts'
 import { onElement } from '../operations.ts'
 import { logStep } from '../profiling/log.ts'
 import { failureTag, type Phase } from './failure-tag.ts'
-import { actionDetail, pendingAction, recentAction, type ToldStep } from './tell-step.ts'
+import { actionDetail, pendingAction, recentAction } from './tell-step.ts'
 import { confidenceShortfall } from './confidence.ts'
 import { startChecklist, type GoalChecklist } from './goal-checklist.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
-import { identify, NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard, type TargetIdentity } from './progress-guards.ts'
-import { decisionEntry, describeDecision } from './trace-entry.ts'
+import { NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
+import { beginStep, type Step } from './step.ts'
 
 /** An action is risky (payment, purchase, deletion, sending) when the model rates it at least this likely to be. */
 export const RISK_THRESHOLD = 0.5
@@ -48,14 +47,6 @@ export interface LoopOutcome {
   verified: boolean
   /** The last observation made, for the evaluator; absent when the page was never observed. */
   observation?: Observation
-}
-
-/** One decision and what the loop knows about it while carrying it out. */
-interface Step extends ToldStep {
-  entry: TraceEntry
-  /** The decision as messages name it. */
-  named: string
-  identity: TargetIdentity | undefined
 }
 
 /**
@@ -162,7 +153,9 @@ class GoalRun {
     })
     const decision = await this.#waitOnModel(deciding)
     this.#decisions += 1
-    const step = this.#begin(decision, observation)
+    const step = beginStep(decision, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
+    this.#trace.push(step.entry)
+    this.#open = step.entry
     const shortfall = confidenceShortfall(decision, settings.minConfidence, step.named)
     if (shortfall) this.#stop('low_confidence', shortfall)
     return { step, checklist }
@@ -259,31 +252,6 @@ class GoalRun {
     const answer = await this.#run.race(request)
     this.#phase = 'page'
     return answer
-  }
-
-  #begin(decision: Decision, observation: Observation): Step {
-    const element = elementById(observation, decision.target)
-    const optionLabel = optionById(element, decision.option)?.label
-    const entry = decisionEntry({
-      decision,
-      request: this.#decisions,
-      step: this.#steps,
-      observation,
-      element,
-      optionLabel,
-      observeMs: this.#observeMs,
-    })
-    this.#trace.push(entry)
-    this.#open = entry
-    return {
-      decision,
-      observation,
-      element,
-      optionLabel,
-      entry,
-      named: describeDecision(decision, element, optionLabel),
-      identity: identify(decision.target, element),
-    }
   }
 
   /** A successful action: counted, the page observed again, and the outcome told to the next request. */
