@@ -7,8 +7,8 @@ export type Race = <T>(promise: Promise<T>) => Promise<T>
 
 /**
  * What carrying out a decision came to, and how long its guard, input and settling took. WAIT's
- * pause is left out of `actMs`: it is the time the run chose to wait, not the page's. A failure is
- * returned, not thrown, so that the time spent until it is still known.
+ * pause is left out of `actMs`: it is the time the run chose to wait, not the page's. A failure once
+ * the action has started is returned, not thrown, so that the time spent until it is still known.
  */
 export type Performed = { outcome: ActionOutcome; actMs: number } | { error: unknown; actMs: number }
 
