@@ -99,7 +99,7 @@ export function isOptionsObject(value: unknown): value is AgentOptions {
  */
 export function parseOptions(input: unknown, where = 'options'): Partial<Settings> {
   if (input === undefined || input === null) return {}
-  if (!isOptionsObject(input)) throw new UsageError(`${where} must be an object, got ${describe(input)}.`)
+  if (!isOptionsObject(input)) throw new UsageError(`${where} must be an object, got ${showValue(input)}.`)
   const parsed: Partial<Record<keyof Settings, unknown>> = {}
   for (const [key, value] of Object.entries(input)) {
     if (!(key in optionSchemas)) {
@@ -109,7 +109,7 @@ export function parseOptions(input: unknown, where = 'options'): Partial<Setting
     const result = optionSchemas[key as keyof Settings].safeParse(value)
     if (!result.success) {
       const issue = result.error.issues[0]?.message ?? 'invalid value'
-      throw new UsageError(`Invalid option "${key}" in ${where}: ${issue} (got ${describe(value)}).`)
+      throw new UsageError(`Invalid option "${key}" in ${where}: ${issue} (got ${showValue(value)}).`)
     }
     parsed[key as keyof Settings] = result.data
   }
@@ -121,7 +121,8 @@ export function mergeSettings(...layers: Partial<Settings>[]): Settings {
   return Object.assign({}, DEFAULTS, ...layers) as Settings
 }
 
-export function describe(value: unknown): string {
+/** A value as a usage error shows it: short strings quoted, objects by their kind. */
+export function showValue(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)

@@ -115,8 +115,7 @@ test('the recording model captures the state and questions of each answered requ
     purpose: 'decision',
     state: request.state,
     questions: request.questions,
-    read: (reply) => readDecision(request, reply),
-  })
+  }).then((reply) => readDecision(request, reply))
   t.like(decision, { operation: 'CLICK', target: 'e2', confidence: 0.8 })
   t.is(calls.length, 1)
   t.deepEqual(calls[0]!.state, recorded().state)

@@ -11,7 +11,7 @@ import { generateJson } from '../src/models/call-language-model.ts'
 import { isRetryable, requestedDelayMs } from '../src/models/retry-policy.ts'
 import { parseUsd, reportGeneration } from '../src/models/call-report.ts'
 import { modelLabel, resolveDecisionModel, resolveLanguageModel } from '../src/models/resolve-model.ts'
-import { checkBoolean } from '../src/decision/check-answers.ts'
+import { answersOf, checkBoolean } from '../src/decision/check-answers.ts'
 import { decisionModel } from './helpers/decision-models.ts'
 import { textResult as bareTextResult } from './helpers/language-models.ts'
 
@@ -41,6 +41,8 @@ function settingsWith(overrides: Partial<Settings>): Settings {
   return mergeSettings(overrides)
 }
 
+const MET = { met: { type: 'boolean', instructions: 'Is the goal met?' } } as const
+
 function askMet(model: Experimental_DecisionModelV4, settings: Partial<Settings> = {}, ledger = createLedger()) {
   return callDecisionModel({
     model,
@@ -48,9 +50,8 @@ function askMet(model: Experimental_DecisionModelV4, settings: Partial<Settings>
     ledger,
     purpose: 'evaluation',
     state: { goal: 'g' },
-    questions: { met: { type: 'boolean', instructions: 'Is the goal met?' } },
-    read: ({ answers, model: identity }) => checkBoolean(answers, 'met', identity),
-  })
+    questions: MET,
+  }).then((reply) => checkBoolean(answersOf(reply, MET), 'met', reply.model))
 }
 
 /** A reply with the full v7 usage breakdown and a gateway cost. */

@@ -80,8 +80,7 @@ export async function replayOne(decider: Decider, recorded: RecordedRequest, set
             purpose: 'decision',
             state: request.state,
             questions: request.questions,
-            read: (reply) => readDecision(request, reply),
-          })
+          }).then((reply) => readDecision(request, reply))
     const answer = answerOf(decision)
     return { ...base, ms: elapsed(started), answered: true, ...answer, ...agreement(answer, referenceOf(recorded)) }
   } catch (error) {

@@ -1,6 +1,8 @@
-import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, Operation, TraceEntry } from '../../types/index.d.ts'
+import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, TraceEntry } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
+import { elementById } from '../collector/find-target.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { operationsWhere } from '../operations.ts'
 import { bestMatches, nameFit, textShows, urlContains, valueMatches } from './match-names.ts'
 
 // The status of each checklist item, from evidence only: what the newest observation shows and what the
@@ -31,7 +33,7 @@ const URL_PART = 100
 const EVIDENCE_LIMIT = 120
 
 /** The operations that activate a control; TYPE_TEXT only fills it. */
-const ACTIVATING: ReadonlySet<Operation> = new Set(['CLICK', 'SUBMIT', 'SELECT'])
+const ACTIVATING = operationsWhere((spec) => spec.activates)
 
 /** Roles of controls that hold a checked state; a checkbox offered through its label has its role. */
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
@@ -219,7 +221,7 @@ function activates(entry: TraceEntry, wanted: string, chosenOn: Observation | un
 
 /** A SUBMIT in a field whose form holds a button named `wanted`, in the observation it was chosen on. */
 function submitsFormOf(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
-  const field = chosenOn?.elements.find((element) => element.id === entry.target)
+  const field = elementById(chosenOn, entry.target)
   const form = field?.form?.name
   if (!chosenOn || form === undefined) return false
   return chosenOn.elements.some(

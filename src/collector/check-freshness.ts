@@ -1,4 +1,5 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
+import { elementById } from './find-target.ts'
 import type { Snapshot } from './observation.ts'
 import type { CheckReport, Point } from './page-script.ts'
 import { frameOwner } from '../browser/isolated-world.ts'
@@ -48,7 +49,7 @@ async function reachesTop(frame: Frame, at: Point): Promise<boolean> {
  * visible and reached by hit-testing at its centre (through every frame above it).
  */
 export async function checkFreshness(snapshot: Snapshot, actionId: string, options: FreshnessOptions = {}): Promise<Freshness> {
-  const element = snapshot.observation.elements.find((candidate) => candidate.id === actionId)
+  const element = elementById(snapshot.observation, actionId)
   const handle = snapshot.handles.get(actionId)
   if (!element || !handle) return { fresh: false, reason: `unknown target ${actionId}` }
   const request = {

@@ -2,8 +2,10 @@ import type { ElementHandle } from 'puppeteer-core'
 
 // The data the collector hands to the decision client and the executor.
 
-/** What can be done to a control. */
-export type ElementOperation = 'click' | 'type' | 'select' | 'submit'
+import type { ElementCapability } from '../operations.ts'
+
+/** What can be done to a control; the operations table says which operation uses which. */
+export type ElementOperation = ElementCapability
 
 export interface ElementState {
   checked?: boolean | 'mixed'

@@ -1,5 +1,5 @@
 import { Experimental_DecisionRefusalError, InvalidResponseDataError } from 'ai'
-import type { DecisionAnswers, Rounding } from '../models/call-decision-model.ts'
+import type { DecisionAnswers, DecisionReply, Rounding } from '../models/call-decision-model.ts'
 
 // Checks for the answers a run acts on. They repeat the AI SDK's rules for these heads (so they hold
 // even where the SDK's verdict was about another head) and add the agent's own.
@@ -22,6 +22,37 @@ export interface ModelIdentity {
 }
 
 /**
+ * The answers of a reply, ready for the checks of the heads a caller reads. A reply the SDK rejected
+ * (perhaps over a head nobody reads) must still follow its structural rule: one answer per question.
+ */
+export function answersOf(reply: DecisionReply, questions: Record<string, unknown>): DecisionAnswers {
+  if (reply.rejection !== undefined) checkAnswerMap(reply.answers, questions)
+  return reply.answers
+}
+
+function checkAnswerMap(answers: unknown, questions: Record<string, unknown>): asserts answers is DecisionAnswers {
+  const ids = Object.keys(questions)
+  const valid =
+    typeof answers === 'object' &&
+    answers !== null &&
+    !Array.isArray(answers) &&
+    Object.keys(answers).length === ids.length &&
+    ids.every((id) => Object.hasOwn(answers, id))
+  if (!valid) {
+    throw new InvalidResponseDataError({
+      data: answers,
+      message: `Decision must return exactly one answer for every question (${ids.join(', ')}); got ${describeKeys(answers)}.`,
+    })
+  }
+}
+
+function describeKeys(answers: unknown): string {
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return String(answers)
+  const keys = Object.keys(answers)
+  return keys.length === 0 ? 'none' : keys.join(', ')
+}
+
+/**
  * A choice head the run uses: `probabilities` with exactly the offered IDs, finite values in [0, 1],
  * a chosen option no other option beats, and a sum within the tolerance of 1.
  */
@@ -38,10 +69,10 @@ export function checkChoice(
   }
   const { choice } = answer
   if (typeof choice !== 'string' || !offered.includes(choice)) {
-    fail(`selected an option that was not offered: ${describe(choice)} (offered: ${offered.join(', ')}).`)
+    fail(`selected an option that was not offered: ${showAnswer(choice)} (offered: ${offered.join(', ')}).`)
   }
   if (typeof answer.probabilities !== 'object' || answer.probabilities === null || Array.isArray(answer.probabilities)) {
-    fail(`must return probabilities for its options; got ${describe(answer.probabilities)}.`)
+    fail(`must return probabilities for its options; got ${showAnswer(answer.probabilities)}.`)
   }
   const given = answer.probabilities as Record<string, unknown>
   const missing = offered.filter((option) => !Object.hasOwn(given, option))
@@ -52,7 +83,7 @@ export function checkChoice(
   }
   for (const [option, value] of Object.entries(given)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-      fail(`must give finite probabilities in [0, 1]; "${option}" is ${describe(value)}.`)
+      fail(`must give finite probabilities in [0, 1]; "${option}" is ${showAnswer(value)}.`)
     }
   }
   const probabilities = given as Record<string, number>
@@ -75,7 +106,7 @@ export function checkBoolean(answers: DecisionAnswers, id: string, model: ModelI
   if (typeof probability !== 'number' || !Number.isFinite(probability) || probability < 0 || probability > 1) {
     throw new InvalidResponseDataError({
       data: answers,
-      message: `Question "${id}" must return P(true) as a finite probability in [0, 1]; got ${describe(probability)}.`,
+      message: `Question "${id}" must return P(true) as a finite probability in [0, 1]; got ${showAnswer(probability)}.`,
     })
   }
   return probability
@@ -107,7 +138,7 @@ function usedAnswer<T extends 'choice' | 'boolean'>(
     const got = typeof answer === 'object' && answer !== null ? (answer as { type?: unknown }).type : answer
     throw new InvalidResponseDataError({
       data: answers,
-      message: `Question "${id}" returned an answer with the wrong type: expected "${type}", got ${describe(got)}.`,
+      message: `Question "${id}" returned an answer with the wrong type: expected "${type}", got ${showAnswer(got)}.`,
     })
   }
   return answer as AnswerOf<T>
@@ -119,13 +150,14 @@ function probabilityDecimals(answers: DecisionAnswers, rounding: Rounding): numb
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 15) {
     throw new InvalidResponseDataError({
       data: answers,
-      message: `Decision rounding decimals must be integers between 0 and 15; got ${describe(decimals)}.`,
+      message: `Decision rounding decimals must be integers between 0 and 15; got ${showAnswer(decimals)}.`,
     })
   }
   return decimals
 }
 
-function describe(value: unknown): string {
+/** A part of a reply as an error shows it: JSON where it can be. */
+function showAnswer(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (typeof value === 'number') return String(value)
   try {

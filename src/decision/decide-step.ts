@@ -2,15 +2,15 @@ import type { Observation } from '../collector/observation.ts'
 import { callDecisionModel, type DecisionReply } from '../models/call-decision-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
-import { checkBoolean, checkChoice } from './check-answers.ts'
+import { answersOf, checkBoolean, checkChoice } from './check-answers.ts'
 import type { ChecklistLine, Decision, RecentAction } from './decision.ts'
 import {
   buildDecisionRequest,
-  ELEMENT_TARGET_OPERATIONS,
   OPERATION_QUESTION,
   RISK_QUESTION,
   type DecisionRequest,
 } from './decision-request.ts'
+import { specOf } from '../operations.ts'
 import { decideWithText } from './text-decision.ts'
 import type { Operation } from '../../types/index.d.ts'
 
@@ -46,14 +46,14 @@ export async function decideStep(input: DecideStepInput): Promise<Decision> {
           purpose: 'decision',
           state: request.state,
           questions: request.questions,
-          read: (reply) => readDecision(request, reply),
-        })
+        }).then((reply) => readDecision(request, reply))
   return { ...chosen, decisionMs: Math.round(performance.now() - started) }
 }
 
 /** The run's reading of a decision model's reply: the operation head, the head it selects, and the risk. */
 export function readDecision(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
-  const { answers, rounding, model } = reply
+  const { rounding, model } = reply
+  const answers = answersOf(reply, request.questions)
   const operation = checkChoice(answers, OPERATION_QUESTION, request.operations, rounding, model)
   const decision: Omit<Decision, 'decisionMs'> = {
     operation: operation.choice as Operation,
@@ -68,6 +68,6 @@ export function readDecision(request: DecisionRequest, reply: DecisionReply): Om
   if (picked.option !== undefined) decision.option = picked.option
   decision.targetConfidence = target.confidence
   decision.targetProbabilities = target.probabilities
-  if (ELEMENT_TARGET_OPERATIONS.has(decision.operation)) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
+  if (specOf(decision.operation).input) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
   return decision
 }

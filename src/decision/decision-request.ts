@@ -1,7 +1,8 @@
 import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from '@ai-sdk/provider'
 import type { Operation } from '../../types/index.d.ts'
-import type { ElementOperation, Observation, ObservedElement } from '../collector/observation.ts'
+import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { clip } from '../clip.ts'
+import { OPERATION_NAMES, specOf } from '../operations.ts'
 import type { ChecklistLine, RecentAction } from './decision.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
@@ -30,24 +31,6 @@ export interface DecisionRequest {
   operations: Operation[]
   /** The target head of each offered operation that has targets. */
   heads: Partial<Record<Operation, TargetHead>>
-}
-
-const ELEMENT_OPERATIONS: [Operation, ElementOperation][] = [
-  ['CLICK', 'click'],
-  ['TYPE_TEXT', 'type'],
-  ['SUBMIT', 'submit'],
-]
-
-/** Operations on an element: their effects can reach other people or money, so the risk answer is read. */
-export const ELEMENT_TARGET_OPERATIONS: ReadonlySet<Operation> = new Set(['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT'])
-
-const OPERATION_DESCRIPTIONS: Partial<Record<Operation, string>> = {
-  TYPE_TEXT: 'type a value into a field',
-  SUBMIT: 'submit a form',
-  SELECT: 'choose an option of a dropdown or list',
-  WAIT: 'wait for the page to finish loading or changing',
-  DONE: 'the goal is visibly met on this page (with state.checklist: every item of it is done)',
-  BLOCKED: 'the goal cannot be reached from here',
 }
 
 export function buildDecisionRequest(input: {
@@ -86,35 +69,21 @@ interface StateContext {
 function assemble(context: StateContext, observation: Observation, elements: readonly ObservedElement[], exclude: ReadonlySet<string>): DecisionRequest {
   const heads: Partial<Record<Operation, TargetHead>> = {}
 
-  for (const [operation, capability] of ELEMENT_OPERATIONS) {
-    const fitting = elements.filter((element) => element.operations.includes(capability))
-    if (fitting.length > 0) heads[operation] = head(operation, fitting.map((element) => [element.id, { target: element.id }]))
+  for (const operation of OPERATION_NAMES) {
+    const choices = targetChoices(operation, observation, elements, exclude)
+    if (choices.length > 0) heads[operation] = head(operation, choices)
   }
-  const selectable = elements.flatMap((element) =>
-    element.operations.includes('select')
-      ? (element.options ?? [])
-          .filter((option) => !option.selected)
-          .map((option): [string, TargetChoice] => [`${element.id}:${option.id}`, { target: element.id, option: option.id }])
-      : [],
-  )
-  if (selectable.length > 0) heads.SELECT = head('SELECT', selectable)
-  const scrollable = observation.scroll.filter((target) => !exclude.has(target.id))
-  for (const [operation, direction] of [['SCROLL_DOWN', 'down'], ['SCROLL_UP', 'up']] as const) {
-    const fitting = scrollable.filter((target) => target[direction])
-    if (fitting.length > 0) heads[operation] = head(operation, fitting.map((target) => [target.id, { target: target.id }]))
-  }
-
-  const order: Operation[] = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT', 'SCROLL_DOWN', 'SCROLL_UP']
-  const operations: Operation[] = [...order.filter((operation) => heads[operation]), 'WAIT', 'DONE', 'BLOCKED']
+  // Those with a target are offered only when one is; the others always are.
+  const operations = OPERATION_NAMES.filter((operation) => heads[operation] || specOf(operation).target.kind === 'none')
   const questions: Record<string, Experimental_DecisionModelV4Question> = {
     [OPERATION_QUESTION]: {
       type: 'choice',
       instructions:
         'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.',
-      criteria: Object.fromEntries(operations.map((operation) => [operation, OPERATION_DESCRIPTIONS[operation] ?? null])),
+      criteria: Object.fromEntries(operations.map((operation) => [operation, specOf(operation).criterion])),
     },
   }
-  for (const operation of order) {
+  for (const operation of OPERATION_NAMES) {
     const target = heads[operation]
     if (target) questions[target.question] = targetQuestion(operation, target)
   }
@@ -127,23 +96,38 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   return { state: buildState(context, observation, elements), questions, operations, heads }
 }
 
+/** The options of an operation's target question: elements, SELECT's element:option pairs, or scroll targets. */
+function targetChoices(
+  operation: Operation,
+  observation: Observation,
+  elements: readonly ObservedElement[],
+  exclude: ReadonlySet<string>,
+): [string, TargetChoice][] {
+  const { target } = specOf(operation)
+  if (target.kind === 'scroll') {
+    return observation.scroll
+      .filter((scroll) => !exclude.has(scroll.id) && scroll[target.direction])
+      .map((scroll) => [scroll.id, { target: scroll.id }])
+  }
+  if (target.kind === 'none') return []
+  const fitting = elements.filter((element) => element.operations.includes(target.capability))
+  if (target.capability !== 'select') return fitting.map((element) => [element.id, { target: element.id }])
+  return fitting.flatMap((element) =>
+    (element.options ?? [])
+      .filter((option) => !option.selected)
+      .map((option): [string, TargetChoice] => [`${element.id}:${option.id}`, { target: element.id, option: option.id }]),
+  )
+}
+
 function head(operation: Operation, options: [string, TargetChoice][]): TargetHead {
   return { question: `${operation.toLowerCase()}_target`, options: new Map(options) }
 }
 
 function targetQuestion(operation: Operation, target: TargetHead): Experimental_DecisionModelV4Question {
   // A target question cannot see the operation answer, so it says which operation it assumes.
-  const what: Record<string, string> = {
-    CLICK: 'which element should be clicked? IDs are state.elements[].id.',
-    TYPE_TEXT: 'which field should be typed into? IDs are state.elements[].id.',
-    SUBMIT: 'which form control should be submitted? IDs are state.elements[].id.',
-    SELECT: 'which option should be chosen? Each ID is element:option, from state.elements[].id and its options[].id.',
-    SCROLL_DOWN: 'what should be scrolled down: "page" or a container from state.page.scroll?',
-    SCROLL_UP: 'what should be scrolled up: "page" or a container from state.page.scroll?',
-  }
   return {
     type: 'choice',
-    instructions: `If the operation is ${operation}: ${what[operation]}`,
+    instructions: `If the operation is ${operation}: ${specOf(operation).targetQuestion}`,
     criteria: Object.fromEntries([...target.options.keys()].map((id) => [id, null])),
   }
 }
@@ -168,21 +152,31 @@ function buildState(context: StateContext, observation: Observation, elements: r
   })
 }
 
-/**
- * The latest actions as a request tells them: by name, since old snapshot IDs mean nothing in this
- * observation, with the typed value and the detail clipped (a detail can hold a URL and dialogs).
- */
+/** The latest actions as a decision request tells them, with their outcome and its detail clipped (a detail can hold a URL and dialogs). */
 export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
   return recent.slice(-REQUEST_LIMITS.recentActions).map((action) =>
-    compact({
-      operation: action.operation,
-      target_name: action.targetName,
-      option: action.option,
-      text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
+    tellAction(action, {
       outcome: action.outcome,
       detail: action.detail === undefined ? undefined : clip(action.detail, REQUEST_LIMITS.actionDetail),
     }),
   )
+}
+
+/**
+ * An action as every request tells it (a recent action, a trace entry): by name, since old snapshot
+ * IDs mean nothing in a later observation, with the typed value clipped; then what the caller adds.
+ */
+export function tellAction(
+  action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'text'>,
+  after: Record<string, JSONValue | undefined>,
+): JSONObject {
+  return compact({
+    operation: action.operation,
+    target_name: action.targetName,
+    option: action.option,
+    text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
+    ...after,
+  })
 }
 
 function describeElement(element: ObservedElement): JSONObject {

@@ -5,7 +5,8 @@ import { generateJson } from '../models/call-language-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
 import type { Decision } from './decision.ts'
-import { ELEMENT_TARGET_OPERATIONS, type DecisionRequest } from './decision-request.ts'
+import { specOf } from '../operations.ts'
+import type { DecisionRequest } from './decision-request.ts'
 
 // `decisions: false`: the text model answers the same state and questions as one JSON object.
 
@@ -61,6 +62,6 @@ export async function decideWithText(
   if (picked.option !== undefined) decision.option = picked.option
   // A reply that does not rate the action is read as risky: the risk gate then asks approve() (or
   // stops the run), rather than letting an unrated payment or deletion through.
-  if (ELEMENT_TARGET_OPERATIONS.has(operation)) decision.risk = reply.risky === false ? 0 : 1
+  if (specOf(operation).input) decision.risk = reply.risky === false ? 0 : 1
   return decision
 }

@@ -1,9 +1,11 @@
 import type { ElementHandle, Frame, Page } from 'puppeteer-core'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Freshness, FreshnessOptions } from '../collector/check-freshness.ts'
+import { optionById } from '../collector/find-target.ts'
 import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import { isolatedWorld } from '../browser/isolated-world.ts'
+import { specOf, type PageOperation } from '../operations.ts'
 import { clickTarget, pressEnter, type InputResult } from './guarded-input.ts'
 import { findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage } from './page-scripts.ts'
 
@@ -29,27 +31,25 @@ export interface ActionInput {
  */
 export type ActionOutcome = { acted: true; frames: Frame[] } | { acted: false; stale: string } | { acted: false; redirected: string }
 
+/** How each operation carried out on the page is done; the operations table lists them. */
+const CARRY_OUT: Record<PageOperation, (input: ActionInput) => Promise<ActionOutcome>> = {
+  CLICK: (input) => withFreshTarget(input, (handle) => clickTarget(input.page, handle)),
+  TYPE_TEXT: typeText,
+  SUBMIT: (input) => withFreshTarget(input, (handle) => submit(input, handle)),
+  SELECT: (input) => withFreshTarget(input, (handle) => selectOption(input, handle)),
+  SCROLL_DOWN: (input) => scroll(input, 1),
+  SCROLL_UP: (input) => scroll(input, -1),
+  WAIT: async (input) => {
+    await sleep(input.waitMs, undefined, { signal: input.signal })
+    return { acted: true, frames: [] }
+  },
+}
+
 /** Carries out one decided operation on the live page. Input happens only after a fresh guard check. */
 export async function act(input: ActionInput): Promise<ActionOutcome> {
-  const { decision } = input
-  switch (decision.operation) {
-    case 'CLICK':
-      return withFreshTarget(input, (handle) => clickTarget(input.page, handle))
-    case 'SELECT':
-      return withFreshTarget(input, (handle) => selectOption(input, handle))
-    case 'TYPE_TEXT':
-      return typeText(input)
-    case 'SUBMIT':
-      return withFreshTarget(input, (handle) => submit(input, handle))
-    case 'SCROLL_DOWN':
-    case 'SCROLL_UP':
-      return scroll(input, decision.operation === 'SCROLL_DOWN' ? 1 : -1)
-    case 'WAIT':
-      await sleep(input.waitMs, undefined, { signal: input.signal })
-      return { acted: true, frames: [] }
-    default:
-      throw new Error(`The executor cannot carry out ${decision.operation}: it is not an action on the page.`)
-  }
+  const { operation } = input.decision
+  if (specOf(operation).ends) throw new Error(`The executor cannot carry out ${operation}: it is not an action on the page.`)
+  return CARRY_OUT[operation as PageOperation](input)
 }
 
 async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<Element>) => Promise<InputResult>): Promise<ActionOutcome> {
@@ -74,7 +74,7 @@ function targetOf(decision: Decision): string {
 }
 
 async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
-  const option = input.element?.options?.find((candidate) => candidate.id === input.decision.option)
+  const option = optionById(input.element, input.decision.option)
   if (!option) {
     throw new Error(`SELECT chose option ${String(input.decision.option)}, which ${input.decision.target} does not offer.`)
   }

@@ -6,7 +6,7 @@ import { rulesEngine, type EngineOutcome } from './rules-engine.ts'
 import { validateRules } from './validate-rules.ts'
 
 /** One `evaluate` of the engine in the main frame's isolated world. Rules must already be valid in shape. */
-export function runRulesEngine(page: Page, rules: Rules): Promise<EngineOutcome> {
+export function runEngineInPage(page: Page, rules: Rules): Promise<EngineOutcome> {
   return isolatedWorld(page.mainFrame()).evaluate(rulesEngine, rules)
 }
 
@@ -23,7 +23,7 @@ export function badSelectorError(outcome: Extract<EngineOutcome, { ok: false }>)
  */
 export async function applyRules(page: Page, rules: Rules): Promise<unknown> {
   validateRules(rules)
-  const outcome = await runRulesEngine(page, rules)
+  const outcome = await runEngineInPage(page, rules)
   if (!outcome.ok) throw badSelectorError(outcome)
   return outcome.data
 }

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.ts'
-import { DEFAULTS, describe, parseOptions, type Settings } from '../options.ts'
+import { DEFAULTS, showValue, parseOptions, type Settings } from '../options.ts'
 import { isPlainObject, RULE_KEYS } from './validate-rules.ts'
 
 /** A call to `extract`, sorted out from its arguments. Rules are not checked here: that depends on the engine. */
@@ -27,15 +27,15 @@ export function parseExtractArgs(args: readonly unknown[]): ExtractCall {
     }
     const rules = second ?? undefined
     if (rules !== undefined && !isPlainObject(rules)) {
-      throw new UsageError(`page.extract(instruction, rules?, options?): rules must be an object of fields, got ${describe(rules)}.`)
+      throw new UsageError(`page.extract(instruction, rules?, options?): rules must be an object of fields, got ${showValue(rules)}.`)
     }
     return { instruction, rules, options: parseOptions(third, 'page.extract(instruction, rules, options)') }
   }
   if (first === undefined || first === null) {
-    throw new UsageError(`page.extract() needs rules (an object) or an instruction (a string), got ${describe(first)}.`)
+    throw new UsageError(`page.extract() needs rules (an object) or an instruction (a string), got ${showValue(first)}.`)
   }
   if (!isPlainObject(first)) {
-    throw new UsageError(`page.extract() takes rules (an object) or an instruction (a string) first, got ${describe(first)}.`)
+    throw new UsageError(`page.extract() takes rules (an object) or an instruction (a string) first, got ${showValue(first)}.`)
   }
   if (args.length > 2) throw new UsageError(`page.extract(rules, options?) takes at most 2 arguments, got ${args.length}.`)
   if (looksLikeOptions(first)) {

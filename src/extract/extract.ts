@@ -6,12 +6,12 @@ import { toError } from '../errors.ts'
 import { mergeSettings, type Settings } from '../options.ts'
 import { createExtractProfiling } from '../profiling/extract-profiling.ts'
 import { createLedger, type Ledger } from '../profiling/ledger.ts'
-import { badSelectorError, runRulesEngine } from './apply-rules.ts'
+import { badSelectorError, runEngineInPage } from './apply-rules.ts'
 import type { EngineOutcome } from './rules-engine.ts'
 import { pinDocument, type DocumentPin } from './document-pin.ts'
 import { parseExtractArgs, type ExtractCall } from './extract-args.ts'
 import { checkFillable, needsModel } from './merge-rules.ts'
-import { tryWrittenRules, writeRules } from './rule-writer.ts'
+import { checkWrittenRules, writeRules } from './rule-writer.ts'
 import { validateRules } from './validate-rules.ts'
 
 /**
@@ -28,8 +28,8 @@ export async function extract(page: Page, args: unknown[], defaults: Partial<Set
   // Model requests end with the run.
   const scope: Scope = { page, settings: { ...settings, signal: watch.signal }, watch, lock }
   try {
-    if (written) return await runWrittenRules(scope, call.instruction!, call.rules as Rules | undefined)
-    return await runRules(scope, call.rules as Rules)
+    if (written) return await extractWithWrittenRules(scope, call.instruction!, call.rules as Rules | undefined)
+    return await extractWithRules(scope, call.rules as Rules)
   } finally {
     watch.dispose()
     lock.release()
@@ -62,13 +62,13 @@ function needsRuleWriter(call: ExtractCall, settings: Settings): boolean {
  * A custom engine, run within the extraction's lock (so that it may call agent.applyRules) and
  * raced with the run's signal like every other call on the page.
  */
-function runEngine(scope: Scope, rules: Rules): Promise<unknown> {
+function runExtractor(scope: Scope, rules: Rules): Promise<unknown> {
   const engine = scope.settings.extractor!
   return scope.watch.race(new Promise((resolve) => resolve(scope.lock.within(() => engine(scope.page, rules)))))
 }
 
 /** Rules that are complete: one run of the engine, no model. */
-async function runRules(scope: Scope, rules: Rules): Promise<ExtractResult> {
+async function extractWithRules(scope: Scope, rules: Rules): Promise<ExtractResult> {
   const { page, settings, watch } = scope
   const run = startRun()
   run.rules = rules
@@ -76,8 +76,8 @@ async function runRules(scope: Scope, rules: Rules): Promise<ExtractResult> {
   let data: unknown
   try {
     watch.signal.throwIfAborted()
-    if (settings.extractor) data = await runEngine(scope, rules)
-    else outcome = await watch.race(runRulesEngine(page, rules))
+    if (settings.extractor) data = await runExtractor(scope, rules)
+    else outcome = await watch.race(runEngineInPage(page, rules))
   } catch (error) {
     return run.failed(await watch.explain(error))
   }
@@ -93,7 +93,7 @@ async function runRules(scope: Scope, rules: Rules): Promise<ExtractResult> {
  * The model writes the rules (or the missing selectors), they are tried on the page, then they run.
  * The document the outline is taken from is pinned: data read from any other document is an error.
  */
-async function runWrittenRules(scope: Scope, instruction: string, userRules: Rules | undefined): Promise<ExtractResult> {
+async function extractWithWrittenRules(scope: Scope, instruction: string, userRules: Rules | undefined): Promise<ExtractResult> {
   const { page, settings, watch } = scope
   const run = startRun()
   let pin: DocumentPin | undefined
@@ -102,8 +102,8 @@ async function runWrittenRules(scope: Scope, instruction: string, userRules: Rul
     pin = await watch.race(pinDocument(page))
     const rules = await watch.race(writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger }))
     run.rules = rules
-    const tried = await watch.race(tryWrittenRules(page, rules))
-    const data = settings.extractor ? await runEngine(scope, rules) : tried
+    const tried = await watch.race(checkWrittenRules(page, rules))
+    const data = settings.extractor ? await runExtractor(scope, rules) : tried
     await watch.race(pin.check())
     return run.succeeded(data)
   } catch (error) {

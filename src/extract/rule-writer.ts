@@ -5,7 +5,7 @@ import { LIMITS } from '../collector/limits.ts'
 import { generateJson } from '../models/call-language-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
-import { badSelectorError, runRulesEngine } from './apply-rules.ts'
+import { badSelectorError, runEngineInPage } from './apply-rules.ts'
 import { mergeRules } from './merge-rules.ts'
 import { fromModelRules, modelReplySchema } from './model-rules.ts'
 import { takeOutline, type PageOutline } from './page-outline.ts'
@@ -84,8 +84,8 @@ export async function writeRules(input: {
  * Runs rules the model wrote with the built-in engine, as a check before they are used: an invalid
  * selector or no value at all is an error.
  */
-export async function tryWrittenRules(page: Page, rules: Rules): Promise<Record<string, unknown>> {
-  const outcome = await runRulesEngine(page, rules)
+export async function checkWrittenRules(page: Page, rules: Rules): Promise<Record<string, unknown>> {
+  const outcome = await runEngineInPage(page, rules)
   if (!outcome.ok) throw new Error(UNUSABLE_RULES, { cause: badSelectorError(outcome) })
   if (!hasValue(outcome.data)) throw new Error(RULES_MATCHED_NOTHING)
   return outcome.data

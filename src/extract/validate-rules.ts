@@ -1,7 +1,7 @@
 import type { RuleType, Rules } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { UsageError } from '../errors.ts'
-import { describe } from '../options.ts'
+import { showValue } from '../options.ts'
 
 export const RULE_TYPES: readonly RuleType[] = ['number', 'url', 'image', 'date', 'string']
 export const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type'] as const
@@ -40,7 +40,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * Selector syntax needs a CSS parser, so the engine checks it in the page before it reads anything.
  */
 export function validateRules(rules: unknown): asserts rules is Rules {
-  if (!isPlainObject(rules)) throw new UsageError(`Rules must be an object of fields, got ${describe(rules)}.`)
+  if (!isPlainObject(rules)) throw new UsageError(`Rules must be an object of fields, got ${showValue(rules)}.`)
   checkSize(rules)
   validateFields(rules, '')
 }
@@ -114,7 +114,7 @@ function validateFields(rules: Record<string, unknown>, prefix: string): void {
 }
 
 function validateRule(rule: unknown, path: FieldPath): void {
-  if (!isPlainObject(rule)) throw invalid(path, `expected a rule object or a list of rule objects, got ${describe(rule)}`)
+  if (!isPlainObject(rule)) throw invalid(path, `expected a rule object or a list of rule objects, got ${showValue(rule)}`)
   for (const key of Object.keys(rule)) {
     if (key === 'evaluate') throw invalid(path, '"evaluate" is not supported: rules only read the page, they never run code')
     if (!(RULE_KEYS as readonly string[]).includes(key)) {
@@ -125,11 +125,11 @@ function validateRule(rule: unknown, path: FieldPath): void {
   if (selector !== undefined && selectorAll !== undefined) throw invalid(path, 'a rule has either "selector" or "selectorAll", not both')
   for (const [key, value] of [['selector', selector], ['selectorAll', selectorAll]] as const) {
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
-      throw invalid(path, `"${key}" must be a non-empty CSS selector, got ${describe(value)}`)
+      throw invalid(path, `"${key}" must be a non-empty CSS selector, got ${showValue(value)}`)
     }
   }
   if (type !== undefined && !(RULE_TYPES as readonly unknown[]).includes(type)) {
-    throw invalid(path, `unknown type ${describe(type)} (known types: ${RULE_TYPES.join(', ')})`)
+    throw invalid(path, `unknown type ${showValue(type)} (known types: ${RULE_TYPES.join(', ')})`)
   }
   if (attr === undefined) return
   if (typeof attr === 'string') {
@@ -138,14 +138,14 @@ function validateRule(rule: unknown, path: FieldPath): void {
     if (attr.length === 0) throw invalid(path, '"attr" is an empty list')
     for (const name of attr) {
       if (typeof name !== 'string' || name.trim() === '') {
-        throw invalid(path, `every "attr" in a list must be a non-empty string, got ${describe(name)}`)
+        throw invalid(path, `every "attr" in a list must be a non-empty string, got ${showValue(name)}`)
       }
     }
   } else if (isPlainObject(attr)) {
     if (type !== undefined) throw invalid(path, '"type" does not apply to nested rules: give each nested field its own type')
     validateFields(attr, path)
   } else {
-    throw invalid(path, `"attr" must be a string, a list of strings or nested rules, got ${describe(attr)}`)
+    throw invalid(path, `"attr" must be a string, a list of strings or nested rules, got ${showValue(attr)}`)
   }
 }
 

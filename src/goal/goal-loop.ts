@@ -6,21 +6,21 @@ import type { Decision, RecentAction } from '../decision/decision.ts'
 import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
 import { watchRun, type RunSignal } from '../call/run-signal.ts'
 import { BlockedError, toError } from '../errors.ts'
-import { act, type ActionOutcome, type CheckFreshness } from '../executor/act.ts'
-import { watchActivity } from '../executor/page-activity.ts'
+import type { ActionOutcome, CheckFreshness } from '../executor/act.ts'
 import { watchPageEvents, type PageEvents } from '../executor/page-events.ts'
-import { settle } from '../executor/settle.ts'
+import { perform } from '../executor/perform.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
+import { onElement } from '../operations.ts'
 import { logStep } from '../profiling/log.ts'
 import { failureTag, type Phase } from './failure-tag.ts'
-import { actionDetail, pendingAction, recentAction, type ToldStep } from './tell-step.ts'
+import { actionDetail, pendingAction, recentAction } from './tell-step.ts'
 import { confidenceShortfall } from './confidence.ts'
 import { startChecklist, type GoalChecklist } from './goal-checklist.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
-import { identify, NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard, type TargetIdentity } from './progress-guards.ts'
-import { decisionEntry, describeDecision } from './trace-entry.ts'
+import { NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
+import { beginStep, type Step } from './step.ts'
 
 /** An action is risky (payment, purchase, deletion, sending) when the model rates it at least this likely to be. */
 export const RISK_THRESHOLD = 0.5
@@ -47,16 +47,6 @@ export interface LoopOutcome {
   verified: boolean
   /** The last observation made, for the evaluator; absent when the page was never observed. */
   observation?: Observation
-}
-
-const INPUT_OPERATIONS = new Set(['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT'])
-
-/** One decision and what the loop knows about it while carrying it out. */
-interface Step extends ToldStep {
-  entry: TraceEntry
-  /** The decision as messages name it. */
-  named: string
-  identity: TargetIdentity | undefined
 }
 
 /**
@@ -127,78 +117,124 @@ class GoalRun {
     }
   }
 
-  /** One decision and what follows from it; true once the model has chosen DONE. */
+  /** One decision and what follows from it, phase by phase; true once the model has chosen DONE. */
   async #step(): Promise<boolean> {
     this.#closeStep()
-    const settings = this.#settings
     const snapshot = this.#snapshot!
-    const { observation } = snapshot
+    const { step, checklist } = await this.#decide(snapshot.observation)
+    if (step.decision.operation === 'DONE') return this.#done(step, checklist)
+    this.#review(step)
+    const text = await this.#valueFor(step, snapshot)
+    if (text === false) return false
+    if (!(await this.#approved(step, text))) return this.#declined(step, text)
+    const outcome = await this.#act(step, snapshot, text)
+    await this.#record(step, outcome, text)
+    return false
+  }
+
+  /** Decide: the page's blockers and the decision budget, then one decision request and its confidence. */
+  async #decide(observation: Observation): Promise<{ step: Step; checklist: GoalChecklist }> {
+    const settings = this.#settings
     const block = pageBlock(observation)
     if (block) this.#stop(block.reason, block.message)
     if (this.#decisions >= settings.maxDecisions) {
       this.#stop('step_budget', `Used all ${settings.maxDecisions} decision requests (maxDecisions) before the goal was met.`)
     }
-
     this.#run.signal.throwIfAborted()
     const checklist = await this.#checklistFor(observation)
-    this.#phase = 'model'
-    const decision = await this.#run.race(
-      this.#parts.decideStep({
-        goal: this.#goal,
-        observation,
-        recent: [...this.#recent],
-        settings,
-        ledger: this.#ledger,
-        exclude: this.#noChange.exclusions(observation),
-        checklist: checklist.lines(),
-      }),
-    )
-    this.#phase = 'page'
+    const deciding = this.#parts.decideStep({
+      goal: this.#goal,
+      observation,
+      recent: [...this.#recent],
+      settings,
+      ledger: this.#ledger,
+      exclude: this.#noChange.exclusions(observation),
+      checklist: checklist.lines(),
+    })
+    const decision = await this.#waitOnModel(deciding)
     this.#decisions += 1
-    const step = this.#begin(decision, observation)
+    const step = beginStep(decision, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
+    this.#trace.push(step.entry)
+    this.#open = step.entry
+    const shortfall = confidenceShortfall(decision, settings.minConfidence, step.named)
+    if (shortfall) this.#stop('low_confidence', shortfall)
+    return { step, checklist }
+  }
 
-    this.#checkConfidence(step)
-    if (decision.operation === 'DONE') return this.#done(step, checklist)
-    if (decision.operation === 'BLOCKED') {
+  /** Review: an action is carried out only within the budget, on a target this observation has. */
+  #review(step: Step): void {
+    const { operation } = step.decision
+    if (operation === 'BLOCKED') {
       this.#stop('model_blocked', 'The decision model chose BLOCKED: it judged that the goal cannot be reached from this page.')
     }
-    if (this.#steps >= settings.maxSteps) {
-      this.#stop('step_budget', `Used all ${settings.maxSteps} actions (maxSteps) before the goal was met; the model then chose ${step.named}.`)
+    if (this.#steps >= this.#settings.maxSteps) {
+      this.#stop('step_budget', `Used all ${this.#settings.maxSteps} actions (maxSteps) before the goal was met; the model then chose ${step.named}.`)
     }
-    if (INPUT_OPERATIONS.has(decision.operation) && !step.element) {
+    if (onElement(operation) && !step.element) {
       throw new Error(`The decision chose ${step.named}, which is not an element of the current observation.`)
     }
+  }
 
-    let text: string | undefined
-    if (decision.operation === 'TYPE_TEXT') {
-      // Checked before paying for the text: a stale target would waste the request.
-      const early = await this.#run.race(this.#parts.checkFreshness(snapshot, decision.target!))
-      if (!early.fresh) return this.#discardStale(step, early.reason)
-      this.#run.signal.throwIfAborted()
-      this.#phase = 'model'
-      const written = await this.#run.race(
-        this.#parts.writeText({
-          goal: this.#goal,
-          observation,
-          target: step.element!,
-          recent: [...this.#recent],
-          settings,
-          ledger: this.#ledger,
-        }),
+  /** TYPE_TEXT's value, asked of the text model once the target is known to be fresh; false when it is stale. */
+  async #valueFor(step: Step, snapshot: Snapshot): Promise<string | undefined | false> {
+    if (step.decision.operation !== 'TYPE_TEXT') return undefined
+    // Checked before paying for the text: a stale target would waste the request.
+    const early = await this.#run.race(this.#parts.checkFreshness(snapshot, step.decision.target!))
+    if (!early.fresh) return this.#discardStale(step, early.reason)
+    this.#run.signal.throwIfAborted()
+    const writing = this.#parts.writeText({
+      goal: this.#goal,
+      observation: snapshot.observation,
+      target: step.element!,
+      recent: [...this.#recent],
+      settings: this.#settings,
+      ledger: this.#ledger,
+    })
+    const written = await this.#waitOnModel(writing)
+    step.entry.text = written.text
+    step.entry.textMs = written.textMs
+    return written.text
+  }
+
+  /** Review of a risky action: carried out only when `approve` allows it; without `approve` the run stops. */
+  async #approved(step: Step, text: string | undefined): Promise<boolean> {
+    const { risk } = step.decision
+    if (risk === undefined || risk < RISK_THRESHOLD) return true
+    const action = pendingAction(step, text)
+    const approve = this.#settings.approve
+    if (!approve) {
+      this.#stop(
+        'risk_review',
+        `The model rates ${step.named} as a payment, purchase, deletion or message (risk ${action.risk}); pass an approve callback to allow such actions.`,
       )
-      this.#phase = 'page'
-      text = written.text
-      step.entry.text = text
-      step.entry.textMs = written.textMs
     }
+    // A callback that never answers must not hold the run: it races the signal like a page call.
+    const answer = new Promise<unknown>((resolve) => resolve(approve!(action)))
+    const approved = (await this.#run.race(answer)) === true
+    step.entry.approved = approved
+    return approved
+  }
 
-    if (decision.risk !== undefined && decision.risk >= RISK_THRESHOLD) {
-      const approved = await this.#review(step, text)
-      step.entry.approved = approved
-      if (!approved) return this.#declined(step, text)
+  /** Act: the executor guards, inputs and settles; the loop keeps the time it took. */
+  async #act(step: Step, snapshot: Snapshot, text: string | undefined): Promise<ActionOutcome> {
+    const input = {
+      page: this.#page,
+      snapshot,
+      decision: step.decision,
+      element: step.element,
+      text,
+      waitMs: this.#settings.waitMs,
+      signal: this.#run.signal,
+      checkFreshness: this.#parts.checkFreshness,
     }
+    const performed = await perform(input, (promise) => this.#run.race(promise))
+    step.entry.actMs = performed.actMs
+    if ('error' in performed) throw performed.error
+    return performed.outcome
+  }
 
-    const outcome = await this.#act(step, snapshot, text)
+  /** Record: the dialogs and popups the action brought, and its outcome, told to the next request. */
+  async #record(step: Step, outcome: ActionOutcome, text: string | undefined): Promise<void> {
     const dialogs = this.#events!.takeDialogs()
     const popups = this.#events!.takePopups()
     if (dialogs.length > 0) step.entry.dialogs = dialogs
@@ -206,63 +242,16 @@ class GoalRun {
     if (!outcome.acted && 'redirected' in outcome) {
       this.#stop('input_redirected', `The input of ${step.named} did not land on its target: ${outcome.redirected}.`)
     }
-    if (!outcome.acted) return this.#discardStale(step, outcome.stale, popups)
-    await this.#acted(step, text, dialogs, popups)
-    return false
+    if (outcome.acted) await this.#acted(step, text, dialogs, popups)
+    else await this.#discardStale(step, outcome.stale, popups)
   }
 
-  #begin(decision: Decision, observation: Observation): Step {
-    const element = decision.target ? observation.elements.find((candidate) => candidate.id === decision.target) : undefined
-    const optionLabel = decision.option ? element?.options?.find((option) => option.id === decision.option)?.label : undefined
-    const entry = decisionEntry({
-      decision,
-      request: this.#decisions,
-      step: this.#steps,
-      observation,
-      element,
-      optionLabel,
-      observeMs: this.#observeMs,
-    })
-    this.#trace.push(entry)
-    this.#open = entry
-    return {
-      decision,
-      observation,
-      element,
-      optionLabel,
-      entry,
-      named: describeDecision(decision, element, optionLabel),
-      identity: identify(decision.target, element),
-    }
-  }
-
-  /** Guard, input and settling; the time of WAIT's pause is left out of `actMs`. */
-  async #act(step: Step, snapshot: Snapshot, text: string | undefined): Promise<ActionOutcome> {
-    const { decision } = step
-    this.#run.signal.throwIfAborted()
-    const started = performance.now()
-    const activity = watchActivity(this.#page)
-    const input = async () => {
-      const outcome = await act({
-        page: this.#page,
-        snapshot,
-        decision,
-        element: step.element,
-        text,
-        waitMs: this.#settings.waitMs,
-        signal: this.#run.signal,
-        checkFreshness: this.#parts.checkFreshness,
-      })
-      if (outcome.acted && decision.operation !== 'WAIT') await settle(this.#page, activity, outcome.frames)
-      return outcome
-    }
-    try {
-      return await this.#run.race(input())
-    } finally {
-      activity.dispose()
-      const waited = decision.operation === 'WAIT' ? this.#settings.waitMs : 0
-      step.entry.actMs = Math.max(0, Math.round(performance.now() - started - waited))
-    }
+  /** A model request of the run: the phase is `model` while it is pending, for the failure tag. */
+  async #waitOnModel<T>(request: Promise<T>): Promise<T> {
+    this.#phase = 'model'
+    const answer = await this.#run.race(request)
+    this.#phase = 'page'
+    return answer
   }
 
   /** A successful action: counted, the page observed again, and the outcome told to the next request. */
@@ -299,10 +288,8 @@ class GoalRun {
    */
   async #checklistFor(observation: Observation): Promise<GoalChecklist> {
     if (!this.#checklist) {
-      this.#phase = 'model'
       const started = this.#parts.startChecklist({ goal: this.#goal, observation, settings: this.#settings, ledger: this.#ledger })
-      this.#checklist = await this.#run.race(started)
-      this.#phase = 'page'
+      this.#checklist = await this.#waitOnModel(started)
     }
     this.#checklist.update(observation, this.#trace)
     return this.#checklist
@@ -332,26 +319,6 @@ class GoalRun {
     this.#staleStreak.fresh()
     await this.#observe(this.#events!.takePopups())
     return false
-  }
-
-  /** Asks `approve` about a risky action; without it the run stops before the action. */
-  async #review(step: Step, text: string | undefined): Promise<boolean> {
-    const action = pendingAction(step, text)
-    const approve = this.#settings.approve
-    if (!approve) {
-      this.#stop(
-        'risk_review',
-        `The model rates ${step.named} as a payment, purchase, deletion or message (risk ${action.risk}); pass an approve callback to allow such actions.`,
-      )
-    }
-    // A callback that never answers must not hold the run: it races the signal like a page call.
-    const answer = new Promise<unknown>((resolve) => resolve(approve!(action)))
-    return (await this.#run.race(answer)) === true
-  }
-
-  #checkConfidence(step: Step): void {
-    const shortfall = confidenceShortfall(step.decision, this.#settings.minConfidence, step.named)
-    if (shortfall) this.#stop('low_confidence', shortfall)
   }
 
   #remember(step: Step, outcome: RecentAction['outcome'], detail?: string, text?: string): void {

@@ -6,7 +6,7 @@ import { lockPage } from '../call/page-lock.ts'
 import { decideStep } from '../decision/decide-step.ts'
 import { writeText } from '../decision/write-text.ts'
 import { UsageError } from '../errors.ts'
-import { describe, mergeSettings, parseOptions, type Settings } from '../options.ts'
+import { showValue, mergeSettings, parseOptions, type Settings } from '../options.ts'
 import { createGoalProfiling } from '../profiling/goal-profiling.ts'
 import { createLedger } from '../profiling/ledger.ts'
 import { startChecklist } from './goal-checklist.ts'
@@ -22,10 +22,10 @@ const PARTS: GoalParts = { observe, checkFreshness, decideStep, writeText, start
  */
 export async function runGoal(page: Page, goal: unknown, defaults: Partial<Settings>, options: unknown): Promise<GoalResult> {
   if (typeof page !== 'object' || page === null || typeof (page as Page).evaluate !== 'function') {
-    throw new UsageError(`goal() needs a Puppeteer Page, got ${describe(page)}.`)
+    throw new UsageError(`goal() needs a Puppeteer Page, got ${showValue(page)}.`)
   }
   if (typeof goal !== 'string' || goal.trim() === '') {
-    throw new UsageError(`goal() needs the goal as a non-empty string, got ${describe(goal)}.`)
+    throw new UsageError(`goal() needs the goal as a non-empty string, got ${showValue(goal)}.`)
   }
   const settings = mergeSettings(defaults, parseOptions(options, 'goal options'))
   const lock = lockPage(page, 'goal')

@@ -13,24 +13,27 @@ export interface ToldStep {
   observation: Observation
 }
 
+/** What every shape of an action says of its target: its ID, its name then, and SELECT's option label. */
+export function targetFields(step: ToldStep): Pick<RecentAction, 'target' | 'targetName' | 'option'> {
+  const { decision, element, optionLabel } = step
+  const fields: Pick<RecentAction, 'target' | 'targetName' | 'option'> = {}
+  if (decision.target) fields.target = decision.target
+  if (element) fields.targetName = element.name
+  if (optionLabel !== undefined) fields.option = optionLabel
+  return fields
+}
+
 /** The action `approve` is asked about. */
 export function pendingAction(step: ToldStep, text: string | undefined): PendingAction {
-  const { decision, element, optionLabel, observation } = step
-  const action: PendingAction = { operation: decision.operation, url: observation.url, risk: decision.risk! }
-  if (decision.target) action.target = decision.target
-  if (element) action.targetName = element.name
-  if (optionLabel !== undefined) action.option = optionLabel
+  const { decision, observation } = step
+  const action: PendingAction = { operation: decision.operation, url: observation.url, risk: decision.risk!, ...targetFields(step) }
   if (text !== undefined) action.text = text
   return action
 }
 
 /** The action as the next request's history tells it. */
 export function recentAction(step: ToldStep, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
-  const { decision, element, optionLabel } = step
-  const action: RecentAction = { operation: decision.operation, outcome }
-  if (decision.target) action.target = decision.target
-  if (element) action.targetName = element.name
-  if (optionLabel !== undefined) action.option = optionLabel
+  const action: RecentAction = { operation: step.decision.operation, outcome, ...targetFields(step) }
   if (text !== undefined) action.text = text
   if (detail) action.detail = detail
   return action

@@ -1,31 +1,22 @@
 import type { TraceEntry } from '../../types/index.d.ts'
-import type { Observation, ObservedElement } from '../collector/observation.ts'
+import type { ObservedElement } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
+import { targetFields, type ToldStep } from './tell-step.ts'
 
 /** The trace entry of a decision as it was made; the loop adds what came of it. */
-export function decisionEntry(input: {
-  decision: Decision
-  request: number
-  step: number
-  observation: Observation
-  element: ObservedElement | undefined
-  optionLabel: string | undefined
-  observeMs: number
-}): TraceEntry {
-  const { decision, element } = input
+export function decisionEntry(step: ToldStep, counts: { request: number; step: number; observeMs: number }): TraceEntry {
+  const { decision } = step
   const entry: TraceEntry = {
-    request: input.request,
-    step: input.step,
+    request: counts.request,
+    step: counts.step,
     operation: decision.operation,
     stale: false,
     pageChanged: false,
     decisionMs: decision.decisionMs,
-    observeMs: input.observeMs,
-    url: input.observation.url,
+    observeMs: counts.observeMs,
+    url: step.observation.url,
+    ...targetFields(step),
   }
-  if (decision.target !== undefined) entry.target = decision.target
-  if (input.optionLabel !== undefined) entry.option = input.optionLabel
-  if (element) entry.targetName = element.name
   if (decision.confidence !== undefined) entry.confidence = decision.confidence
   if (decision.probabilities) entry.probabilities = decision.probabilities
   if (decision.targetConfidence !== undefined) entry.targetConfidence = decision.targetConfidence

@@ -83,10 +83,10 @@ export function writeLocalChecklist(prompt: ChecklistPrompt): ChecklistItem[] {
     const said = new Set(contentWords(sending))
     const covered = (item: ChecklistItem) => item.check.kind === 'judgment' && contentWords(item.description).every((word) => said.has(word))
     items.splice(0, items.length, ...items.filter((item) => !covered(item)))
-    items.push({ description: describe(`Send it with ${sending}`), check: { kind: 'activated', control: sending } })
+    items.push({ description: itemText(`Send it with ${sending}`), check: { kind: 'activated', control: sending } })
   }
   const checkable = items.filter((item) => item.check.kind !== 'judgment')
-  if (checkable.length === 0) return [{ description: describe(goal), check: { kind: 'judgment' } }]
+  if (checkable.length === 0) return [{ description: itemText(goal), check: { kind: 'judgment' } }]
   return items.slice(0, MAX_CHECKLIST_ITEMS)
 }
 
@@ -114,7 +114,7 @@ function clausesOf(goal: string): Clause[] {
 }
 
 function itemsFor(clause: Clause, goal: string, controls: PromptControl[], usedFields: Set<PromptControl>): ChecklistItem[] {
-  const description = describe(clause.text)
+  const description = itemText(clause.text)
   const item = (check: ChecklistCheck | undefined): ChecklistItem[] => [{ description, check: check ?? { kind: 'judgment' } }]
   const wanted = clause.quoted[0]?.phrase ?? clause.rest
   switch (clause.verb) {
@@ -156,11 +156,11 @@ function impliedChoices(clause: Clause, controls: PromptControl[]): ChecklistIte
     if (!usable(control.name)) continue
     if (control.options) {
       const option = control.options.find((label) => usable(label) && covers(label))
-      if (option) items.push({ description: describe(`${control.name}: ${option}`), check: { kind: 'selected', control: control.name, option } })
+      if (option) items.push({ description: itemText(`${control.name}: ${option}`), check: { kind: 'selected', control: control.name, option } })
     } else if (CHECKABLE_ROLES.has(control.role) && covers(control.name)) {
       const first = words.indexOf(tokens(control.name)[0] ?? '')
       const checked = !(first > 0 && NEGATIONS.has(words[first - 1]!))
-      items.push({ description: describe(`${control.name}: ${checked ? 'on' : 'off'}`), check: { kind: 'checked', control: control.name, checked } })
+      items.push({ description: itemText(`${control.name}: ${checked ? 'on' : 'off'}`), check: { kind: 'checked', control: control.name, checked } })
     }
   }
   return items
@@ -187,12 +187,12 @@ function fieldItems(clause: Clause, controls: PromptControl[], usedFields: Set<P
     const free = fields.filter((field) => !usedFields.has(field))
     const field = mostOverlapping(free, before, false) ?? mostOverlapping(free, clause.text, false) ?? free[0]
     if (!field || !usable(phrase)) {
-      items.push({ description: describe(clause.text), check: { kind: 'judgment' } })
+      items.push({ description: itemText(clause.text), check: { kind: 'judgment' } })
       continue
     }
     usedFields.add(field)
     searchField ??= field
-    items.push({ description: describe(`Type "${phrase}" into ${field.name}`), check: { kind: 'field_value', field: field.name, value: phrase } })
+    items.push({ description: itemText(`Type "${phrase}" into ${field.name}`), check: { kind: 'field_value', field: field.name, value: phrase } })
   }
   if (clause.verb === 'search' && searchField) {
     const button = mostOverlapping(controls.filter((control) => control.role === 'button'), 'search', false)
@@ -252,6 +252,6 @@ function usable(text: string): boolean {
 }
 
 /** A description within the schema's bound. */
-function describe(text: string): string {
+function itemText(text: string): string {
   return clip(text, MAX_CHECKLIST_TEXT)
 }

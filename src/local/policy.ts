@@ -1,3 +1,4 @@
+import { operationsWhere } from '../operations.ts'
 import type { LocalAction, LocalElement, LocalState } from './read-state.ts'
 import { contentWords, overlap, tokens, type GoalWords } from './words.ts'
 
@@ -6,7 +7,9 @@ import { contentWords, overlap, tokens, type GoalWords } from './words.ts'
 
 const CHANGED = 'page_changed'
 // Operations that move a goal on (typing alone does not: it still needs a submit).
-const PROGRESS_OPERATIONS = new Set(['CLICK', 'SUBMIT', 'SELECT'])
+const PROGRESS_OPERATIONS = operationsWhere((spec) => spec.activates)
+// Input on an element, whose label can make it risky.
+const INPUT_OPERATIONS = operationsWhere((spec) => spec.input)
 const RISKY = /\b(buy|pay|payment|purchase|checkout|check out|place order|order now|delete|remove|send|transfer|confirm)\b/i
 
 /**
@@ -128,7 +131,7 @@ export function scoreOperations(options: readonly string[], best: ReadonlyMap<st
 
 /** P(risky) of an action on `target`: payment, purchase, deletion or sending words in its label. */
 export function riskOf(operation: string | undefined, target: string | undefined, state: LocalState, descriptions?: ReadonlyMap<string, string>): number {
-  if (!operation || !['CLICK', 'SUBMIT', 'SELECT', 'TYPE_TEXT'].includes(operation) || !target) return 0.05
+  if (!operation || !INPUT_OPERATIONS.has(operation) || !target) return 0.05
   const { element } = lookup(target, state)
   const label = `${element?.primary ?? ''} ${element?.secondary ?? ''} ${descriptions?.get(target) ?? ''}`
   return RISKY.test(label) ? 0.8 : 0.05

@@ -1,9 +1,9 @@
 import type { Experimental_DecisionModelV4Question } from '@ai-sdk/provider'
+import { OPERATION_NAMES } from '../operations.ts'
 import { flatText } from './read-state.ts'
 
 // Sorts the questions of a request by what they ask, from their IDs, options and wording.
 
-export const OPERATIONS = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT', 'SCROLL_DOWN', 'SCROLL_UP', 'WAIT', 'DONE', 'BLOCKED'] as const
 
 export type Classified =
   | { kind: 'operation'; id: string; options: string[] }
@@ -25,7 +25,7 @@ export function classify(id: string, question: Experimental_DecisionModelV4Quest
       const options = Object.keys(question.criteria)
       const descriptions = new Map(options.map((option) => [option, flatText(question.criteria[option] ?? '')]))
       const upper = options.map((option) => option.toUpperCase())
-      if (upper.filter((option) => (OPERATIONS as readonly string[]).includes(option)).length * 2 >= options.length) {
+      if (upper.filter((option) => (OPERATION_NAMES as readonly string[]).includes(option)).length * 2 >= options.length) {
         return { kind: 'operation', id, options }
       }
       const lower = options.map((option) => option.toLowerCase())
@@ -49,7 +49,7 @@ export function classify(id: string, question: Experimental_DecisionModelV4Quest
 }
 
 // Longest names first, so TYPE_TEXT is not read as TYPE and SCROLL_DOWN not as SCROLL.
-const BY_LENGTH = [...OPERATIONS].sort((a, b) => b.length - a.length)
+const BY_LENGTH = [...OPERATION_NAMES].sort((a, b) => b.length - a.length)
 
 function operationIn(text: string): string | undefined {
   const normalized = `_${text.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_`

@@ -15,7 +15,7 @@ import { modelLabel, resolveDecisionModel } from './resolve-model.ts'
 export type DecisionAnswers = Record<string, Experimental_DecisionModelV4Answer>
 export type Rounding = Experimental_DecisionModelV4Result['rounding']
 
-export interface DecisionRequest<R> {
+export interface DecisionModelRequest {
   /** A decision model setting: a gateway id or a model instance. */
   model: string | object
   settings: Settings
@@ -23,22 +23,26 @@ export interface DecisionRequest<R> {
   purpose: Extract<ModelCallRecord['purpose'], 'decision' | 'evaluation'>
   state: JSONObject
   questions: Record<string, Experimental_DecisionModelV4Question>
-  /**
-   * Reads the answers the caller uses, checking each one, and throws when one is unfit. Only what it
-   * reads is checked: the SDK's objection to an answer nobody uses does not fail the request.
-   */
-  read: (reply: DecisionReply) => R
 }
 
+/**
+ * What the model answered. The caller checks the answers it uses (src/decision/check-answers.ts):
+ * when the SDK rejected the reply, `answers` is the raw reply and `rejection` the SDK's objection,
+ * which may concern a head nobody reads.
+ */
 export interface DecisionReply {
   answers: DecisionAnswers
   rounding: Rounding
   /** Which model answered, for errors that name it. */
   model: { provider: string; modelId: string }
+  rejection?: unknown
 }
 
-/** One `experimental_decide` request under the agent's timeout, retry and accounting rules. */
-export async function callDecisionModel<R>(request: DecisionRequest<R>): Promise<R> {
+/**
+ * One `experimental_decide` request under the agent's timeout, retry and accounting rules. It only
+ * carries the request: the answers are checked by whoever reads them.
+ */
+export async function callDecisionModel(request: DecisionModelRequest): Promise<DecisionReply> {
   const model = resolveDecisionModel(request.model)
   const identity = { provider: model.provider, modelId: model.modelId }
   return runModelRequest({
@@ -64,41 +68,17 @@ export async function callDecisionModel<R>(request: DecisionRequest<R>): Promise
         })
       } catch (error) {
         // The SDK validates every answer, including speculative heads the caller will not use.
-        // When it rejected the reply, decide on the heads that matter with the caller's own checks.
+        // When it rejected the reply, the caller decides on the heads that matter with its own checks.
         if (!raw || signal.aborted || !isAnswerRejection(error)) throw error
-        checkAnswerMap(raw.answers, request.questions)
-        return request.read({ answers: raw.answers, rounding: raw.rounding, model: identity })
+        return { answers: raw.answers, rounding: raw.rounding, model: identity, rejection: error }
       }
-      return request.read({ answers: result.answers as DecisionAnswers, rounding: result.rounding, model: identity })
+      return { answers: result.answers as DecisionAnswers, rounding: result.rounding, model: identity }
     },
   })
 }
 
 function isAnswerRejection(error: unknown): boolean {
   return InvalidResponseDataError.isInstance(error) || Experimental_DecisionRefusalError.isInstance(error)
-}
-
-/** The SDK's structural rule, kept on the fallback path: one answer per question, nothing more. */
-function checkAnswerMap(answers: unknown, questions: Record<string, unknown>): asserts answers is DecisionAnswers {
-  const ids = Object.keys(questions)
-  const valid =
-    typeof answers === 'object' &&
-    answers !== null &&
-    !Array.isArray(answers) &&
-    Object.keys(answers).length === ids.length &&
-    ids.every((id) => Object.hasOwn(answers, id))
-  if (!valid) {
-    throw new InvalidResponseDataError({
-      data: answers,
-      message: `Decision must return exactly one answer for every question (${ids.join(', ')}); got ${describeKeys(answers)}.`,
-    })
-  }
-}
-
-function describeKeys(answers: unknown): string {
-  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return String(answers)
-  const keys = Object.keys(answers)
-  return keys.length === 0 ? 'none' : keys.join(', ')
 }
 
 function reportingModel(

@@ -1,9 +1,8 @@
 import type { Experimental_DecisionModelV4Question, JSONObject } from '@ai-sdk/provider'
 import type { Accuracy, TraceEntry } from '../../types/index.d.ts'
-import { clip } from '../clip.ts'
 import type { Observation } from '../collector/observation.ts'
-import { checkBoolean } from '../decision/check-answers.ts'
-import { compact } from '../decision/decision-request.ts'
+import { answersOf, checkBoolean } from '../decision/check-answers.ts'
+import { compact, tellAction } from '../decision/decision-request.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from '../decision/request-bounds.ts'
 import { callDecisionModel } from '../models/call-decision-model.ts'
 import type { Settings } from '../options.ts'
@@ -11,6 +10,8 @@ import type { Ledger } from './ledger.ts'
 
 // The evaluator's one request: the final page, its fields and the actions taken (not the run's own
 // DONE, which would only repeat the run's verdict), and one question whether the goal is met.
+// Profiling sits above the decision folder: it builds this request with the decision request's
+// bounds and telling, sends it as any decision request is sent, and checks the answer the same way.
 
 export const GOAL_MET_QUESTION = 'goal_met'
 
@@ -70,16 +71,7 @@ function actionsTaken(trace: readonly TraceEntry[]): JSONObject[] {
       // Discarded (stale) decisions were never carried out, and DONE is the run's own verdict.
       .filter((entry) => !entry.stale && entry.operation !== 'DONE')
       .slice(-REQUEST_LIMITS.evaluatedActions)
-      .map((entry) =>
-        compact({
-          operation: entry.operation,
-          target_name: entry.targetName,
-          option: entry.option,
-          text: entry.text === undefined ? undefined : clip(entry.text, REQUEST_LIMITS.actionText),
-          page_changed: entry.pageChanged,
-          url: entry.url,
-        }),
-      )
+      .map((entry) => tellAction(entry, { page_changed: entry.pageChanged, url: entry.url }))
   )
 }
 
@@ -88,14 +80,14 @@ export async function evaluateGoal(
   input: EvaluationInput & { settings: Settings; ledger: Ledger },
 ): Promise<Accuracy> {
   const { state, questions } = evaluationRequest(input)
-  const probability = await callDecisionModel({
+  const reply = await callDecisionModel({
     model: input.settings.evaluator,
     settings: input.settings,
     ledger: input.ledger,
     purpose: 'evaluation',
     state,
     questions,
-    read: ({ answers, model }) => checkBoolean(answers, GOAL_MET_QUESTION, model),
   })
+  const probability = checkBoolean(answersOf(reply, questions), GOAL_MET_QUESTION, reply.model)
   return { passed: probability > 0.5, probability }
 }

@@ -1,5 +1,8 @@
 import type { Cost, Timing } from '../../types/index.d.ts'
 
+// The ledger is where every model call is counted. It imports only the public types, so the models
+// folder, which does the counting, may import it without importing the rest of profiling.
+
 /** What one model call (one attempt) reported. Missing numbers stay undefined: never guessed. */
 export interface ModelCallRecord {
   /** Which part made the call; `checklist` is the one request that writes a goal's checklist. */

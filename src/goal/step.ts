@@ -1,0 +1,30 @@
+import type { TraceEntry } from '../../types/index.d.ts'
+import { elementById, optionById } from '../collector/find-target.ts'
+import type { Observation } from '../collector/observation.ts'
+import type { Decision } from '../decision/decision.ts'
+import { identify, type TargetIdentity } from './progress-guards.ts'
+import type { ToldStep } from './tell-step.ts'
+import { decisionEntry, describeDecision } from './trace-entry.ts'
+
+/**
+ * One decision and what the loop knows about it while carrying it out. Its target is looked up once,
+ * here; the trace entry, the action `approve` is asked about and the history's action are built from it.
+ */
+export interface Step extends ToldStep {
+  entry: TraceEntry
+  /** The decision as messages name it. */
+  named: string
+  identity: TargetIdentity | undefined
+}
+
+export function beginStep(decision: Decision, observation: Observation, counts: { request: number; step: number; observeMs: number }): Step {
+  const element = elementById(observation, decision.target)
+  const optionLabel = optionById(element, decision.option)?.label
+  const told = { decision, observation, element, optionLabel }
+  return {
+    ...told,
+    entry: decisionEntry(told, counts),
+    named: describeDecision(decision, element, optionLabel),
+    identity: identify(decision.target, element),
+  }
+}
