@@ -44,14 +44,14 @@ export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
     line += classesOf(element)
     for (const attribute of Array.from(element.attributes)) {
       const name = attribute.name
-      if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(clip(attribute.value, limits.textChars))}]`
+      if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(clip(attribute.value, limits.textChars + 1))}]`
     }
     let own = ''
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) own += (child as Text).data
     }
     own = collapse(own)
-    if (own) line += ` ${JSON.stringify(clip(own, limits.textChars))}`
+    if (own) line += ` ${JSON.stringify(clip(own, limits.textChars + 1))}`
     return line
   }
 
