@@ -7,7 +7,6 @@ import type { CheckReport, CheckRequest } from './types.ts'
 // described the same way as when the model saw it, visible, and (for typing) focused.
 
 /** `target` is the element the model chose; the first failed check is the reason. */
-
 export function check(target: Element | null, request: CheckRequest): CheckReport {
   if (!target) return { reason: 'detached' }
   const found = registry(null)

@@ -29,7 +29,7 @@ export function valueOf(el: Element): { shown?: string; full?: string } {
   return ariaValue ? { shown: ariaValue, full: ariaValue } : {}
 }
 
-export function tristate(value: string): boolean | 'mixed' | undefined {
+function tristate(value: string): boolean | 'mixed' | undefined {
   if (value === 'true') return true
   if (value === 'false') return false
   if (value === 'mixed') return 'mixed'

@@ -9,8 +9,8 @@ import type { RawElement } from './types.ts'
 // What the model is told about a control, and its fingerprint: one hash per part, so the freshness
 // check can say which part changed. Observe and check describe through this one function.
 
-export const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
-export const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
+const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
 
 export type Description = Omit<RawElement, 'nodeId' | 'rect' | 'at' | 'fingerprint'> & { parts: string[] }
 
@@ -22,7 +22,7 @@ export function subjectOf(el: Element): Element {
   return control && (type === 'checkbox' || type === 'radio') ? control : el
 }
 
-export function operationsOf(el: Element, role: string): RawElement['operations'] {
+function operationsOf(el: Element, role: string): RawElement['operations'] {
   const tag = el.localName
   const type = inputType(el)
   if (tag === 'select') return ['select']

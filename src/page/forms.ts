@@ -19,7 +19,7 @@ export function formOf(el: Element): HTMLFormElement | null {
   return el.closest('form')
 }
 
-export function fieldKey(field: Element, index: number): string {
+function fieldKey(field: Element, index: number): string {
   const name = attr(field, 'name') || field.id
   if (name) return name
   const labels = (field as HTMLInputElement).labels

@@ -50,7 +50,7 @@ export function rendered(el: Element): boolean {
   return answer
 }
 
-export function renderedNow(el: Element): boolean {
+function renderedNow(el: Element): boolean {
   if (typeof el.checkVisibility === 'function') {
     return el.checkVisibility({ opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true } as CheckVisibilityOptions)
   }

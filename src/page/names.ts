@@ -4,11 +4,11 @@ import { clip, collapse, textOf } from './text.ts'
 // Which elements are controls, their ARIA role and their accessible name (a subset of the
 // accessible-name computation: labelledby, aria-label, labels, alt, value, content, title, placeholder).
 
-export const INTERACTIVE_ROLES = new Set([
+const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio',
   'switch', 'combobox', 'textbox', 'searchbox', 'treeitem', 'slider', 'spinbutton',
 ])
-export const NAME_FROM_CONTENT = new Set([
+const NAME_FROM_CONTENT = new Set([
   'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio',
   'switch', 'treeitem',
 ])
@@ -65,7 +65,7 @@ export function roleOf(el: Element): string {
   return el.hasAttribute('contenteditable') ? 'textbox' : el.localName
 }
 
-export function byIds(el: Element, ids: string): Element[] {
+function byIds(el: Element, ids: string): Element[] {
   const root = el.getRootNode() as Document | ShadowRoot
   return ids
     .split(/\s+/)

@@ -5,13 +5,13 @@ import { clip, textOf } from './text.ts'
 // Short text near a control (its row or list item, else the heading before it) so that five links
 // called "Quickstart" can be told apart.
 
-export const ROW_TAGS = new Set(['li', 'tr', 'article', 'dd', 'fieldset'])
-export const ROW_ROLES = new Set(['row', 'listitem', 'article', 'group', 'radiogroup'])
+const ROW_TAGS = new Set(['li', 'tr', 'article', 'dd', 'fieldset'])
+const ROW_ROLES = new Set(['row', 'listitem', 'article', 'group', 'radiogroup'])
 export const HEADINGS = 'h1,h2,h3,h4,h5,h6,[role="heading"]'
 
 const headingCache = callCache<Node, Element[]>()
 
-export function headingsOf(root: Document | ShadowRoot): Element[] {
+function headingsOf(root: Document | ShadowRoot): Element[] {
   let found = headingCache.get(root)
   if (!found) {
     found = Array.from(root.querySelectorAll(HEADINGS))
@@ -21,7 +21,7 @@ export function headingsOf(root: Document | ShadowRoot): Element[] {
 }
 
 /** The last heading before `el` in its tree (not one that contains it), then in the host's tree. */
-export function precedingHeading(el: Element): Element | null {
+function precedingHeading(el: Element): Element | null {
   let anchor: Element | null = el
   while (anchor) {
     const root = anchor.getRootNode() as Document | ShadowRoot
@@ -42,7 +42,7 @@ export function precedingHeading(el: Element): Element | null {
   return null
 }
 
-export function isRow(el: Element): boolean {
+function isRow(el: Element): boolean {
   return ROW_TAGS.has(el.localName) || ROW_ROLES.has(attr(el, 'role'))
 }
 

@@ -19,7 +19,6 @@ interface Found {
   texts: Text[]
 }
 
-
 function nextSkipping(walker: TreeWalker): Node | null {
   let next = walker.nextSibling()
   while (!next) {

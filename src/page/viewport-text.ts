@@ -6,9 +6,8 @@ import type { RawBlocker } from './types.ts'
 // The visible text of the viewport in document order, read from the text nodes the observe walk
 // found, with CAPTCHA-like wording flagged as a blocker where it appears.
 
-export const CAPTCHA =
+const CAPTCHA =
   /\b(re|h)?captcha\b|i['’]?m not a robot|are you (a )?(human|robot)|verify (that )?you(['’]re| are) (a )?human|human verification|prove you(['’]re| are) (a )?human|press (&|and) hold|checking (if the site connection is secure|your browser)|unusual traffic/i
-
 
 export interface ViewportText {
   text: string

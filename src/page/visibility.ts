@@ -28,7 +28,7 @@ export function disabled(el: Element): boolean {
 }
 
 /** The slot that renders a text child of `host` found at the point, if any. */
-export function slotOfTextAt(host: Element, x: number, y: number): Element | null {
+function slotOfTextAt(host: Element, x: number, y: number): Element | null {
   const range = document.createRange()
   for (const child of Array.from(host.childNodes)) {
     if (child.nodeType !== 3 || !(child as Text).assignedSlot) continue
@@ -58,7 +58,7 @@ export function deepHit(x: number, y: number): Element | null {
 }
 
 /** Hit-testing at a point reaches `el`: the hit is `el`, inside it, or a label of it. */
-export function reaches(hit: Element | null, el: Element): boolean {
+function reaches(hit: Element | null, el: Element): boolean {
   for (let node: Node | null = hit; node; node = composedParent(node)) {
     if (node === el) return true
     if ((node as Element).localName === 'label' && (node as HTMLLabelElement).control === el) return true
