@@ -95,13 +95,13 @@ function parseDate(text: string): string | undefined {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined
 }
 
-function toUrl(text: string, image: boolean): string | undefined {
+function toUrl(text: string, image: boolean, base: string): string | undefined {
   // An image may be a srcset: take its first candidate (a data URL's own comma is not followed by a space).
   const candidate = image ? text.split(/\s+/)[0].replace(/,$/, '') : text
   if (/\s/.test(candidate)) return undefined
   let url: URL
   try {
-    url = new URL(candidate, document.baseURI)
+    url = new URL(candidate, base)
   } catch {
     return undefined
   }
@@ -113,7 +113,8 @@ function toUrl(text: string, image: boolean): string | undefined {
   return url.href
 }
 
-export function convert(raw: string, type: string | undefined): unknown {
+/** `base` is the document's base URL, read once per run. */
+export function convert(raw: string, type: string | undefined, base: string): unknown {
   const text = raw.trim()
   if (text === '') return undefined
   switch (type) {
@@ -131,9 +132,9 @@ export function convert(raw: string, type: string | undefined): unknown {
     case 'number':
       return parseNumber(text)
     case 'url':
-      return toUrl(text, false)
+      return toUrl(text, false, base)
     case 'image':
-      return toUrl(text, true)
+      return toUrl(text, true, base)
     case 'date':
       return parseDate(text)
     default:

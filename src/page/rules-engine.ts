@@ -58,12 +58,15 @@ function read(context: Context, attr: string): string | null {
   }
 }
 
+// The document's base URL, read once at the start of each run.
+let base = ''
+
 function readValue(context: Context, rule: AnyRule): unknown {
   const attrs = rule.attr === undefined ? ['html'] : typeof rule.attr === 'string' ? [rule.attr] : (rule.attr as string[])
   for (const attr of attrs) {
     const raw = read(context, attr)
     if (raw === null) continue
-    const value = convert(raw, rule.type)
+    const value = convert(raw, rule.type, base)
     if (value !== undefined) return value
   }
   return undefined
@@ -112,6 +115,7 @@ function evaluateFields(fields: AnyRules, context: Context): Record<string, unkn
  * Expects rules that passed `validateRules`.
  */
 export function rulesEngine(rules: Rules): EngineOutcome {
+  base = document.baseURI
   const bad = firstBadSelector(rules as AnyRules, '', document.createDocumentFragment())
   if (bad) return bad
   return { ok: true, data: evaluateFields(rules as AnyRules, null) }
