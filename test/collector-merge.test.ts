@@ -1,6 +1,6 @@
 import test from 'ava'
 import { mergeFrames, modelView, type PlacedFrame } from '../src/collector/merge.ts'
-import type { FrameReport, RawElement } from '../src/collector/page-script.ts'
+import type { FrameReport, RawElement } from '../src/page/types.ts'
 import { LIMITS } from '../src/collector/limits.ts'
 
 // Joining frame reports: IDs, placement, caps, the character budget, text and the signature.

@@ -1,6 +1,5 @@
 import test from 'ava'
-import { makeDom, runInDom } from './helpers/jsdom.ts'
-import { findListOption, planSubmit, replaceFocusedValue, requestSubmit, waitForDomQuiet } from '../src/executor/page-scripts.ts'
+import { callInDom, makeDom } from './helpers/jsdom.ts'
 
 // The executor's page scripts, run from their source text inside jsdom as Puppeteer would run them.
 
@@ -10,7 +9,7 @@ test('replaceFocusedValue replaces the whole value of the focused input and fire
   const events: string[] = []
   input.addEventListener('input', (event) => events.push((event as InputEvent).data ?? ''))
   input.focus()
-  const result = runInDom(dom, replaceFocusedValue, input, 'dune')
+  const result = callInDom(dom, 'replaceFocusedValue', input, 'dune')
   t.deepEqual(result, { ok: true, value: 'dune' })
   t.is(input.value, 'dune')
   t.deepEqual(events, ['dune'])
@@ -21,7 +20,7 @@ test('replaceFocusedValue refuses when another element holds keyboard focus', (t
   const doc = dom.window.document
   const target = doc.getElementById('b') as HTMLInputElement
   ;(doc.getElementById('a') as HTMLInputElement).focus()
-  const result = runInDom(dom, replaceFocusedValue, target, 'new')
+  const result = callInDom(dom, 'replaceFocusedValue', target, 'new')
   t.false(result.ok)
   t.regex((result as { reason: string }).reason, /does not hold keyboard focus \(input does\)/)
   t.is(target.value, 'keep')
@@ -34,7 +33,7 @@ test('replaceFocusedValue follows focus into an open shadow root', (t) => {
   root.innerHTML = '<input id="inner">'
   const inner = root.getElementById('inner') as HTMLInputElement
   inner.focus()
-  t.deepEqual(runInDom(dom, replaceFocusedValue, inner, 'a@b.c'), { ok: true, value: 'a@b.c' })
+  t.deepEqual(callInDom(dom, 'replaceFocusedValue', inner, 'a@b.c'), { ok: true, value: 'a@b.c' })
   t.is(inner.value, 'a@b.c')
 })
 
@@ -42,7 +41,7 @@ test('replaceFocusedValue refuses an element that takes no text', (t) => {
   const dom = makeDom('<button id="b">Go</button>')
   const button = dom.window.document.getElementById('b') as HTMLButtonElement
   button.focus()
-  const result = runInDom(dom, replaceFocusedValue, button, 'x')
+  const result = callInDom(dom, 'replaceFocusedValue', button, 'x')
   t.deepEqual(result, { ok: false, reason: 'a button takes no text' })
 })
 
@@ -53,7 +52,7 @@ test('planSubmit clicks submit buttons, presses Enter in fields that submit, els
     <input id="loose">
     <input id="send" type="submit" form="one">`)
   const doc = dom.window.document
-  const plan = (id: string) => runInDom(dom, planSubmit, doc.getElementById(id))
+  const plan = (id: string) => callInDom(dom, 'planSubmit', doc.getElementById(id))
   t.is(plan('go'), 'click')
   t.is(plan('send'), 'click')
   t.is(plan('q'), 'enter')
@@ -71,9 +70,9 @@ test('requestSubmit fires the form submit event the way a user submit does', (t)
     event.preventDefault()
     submitted += 1
   })
-  t.true(runInDom(dom, requestSubmit, doc.getElementById('s')))
+  t.true(callInDom(dom, 'requestSubmit', doc.getElementById('s')))
   t.is(submitted, 1)
-  t.false(runInDom(dom, requestSubmit, doc.body))
+  t.false(callInDom(dom, 'requestSubmit', doc.body))
 })
 
 test('findListOption finds an ARIA option by its text, including owned ones', (t) => {
@@ -83,9 +82,9 @@ test('findListOption finds an ARIA option by its text, including owned ones', (t
     <div id="far" role="option">Blue</div>`)
   const doc = dom.window.document
   const list = doc.getElementById('list')
-  t.is(runInDom(dom, findListOption, list, 'Green apple')?.textContent?.trim().startsWith('Green'), true)
-  t.is(runInDom(dom, findListOption, list, 'Blue'), doc.getElementById('far'))
-  t.is(runInDom(dom, findListOption, list, 'Purple'), null)
+  t.is(callInDom(dom, 'findListOption', list, 'Green apple')?.textContent?.trim().startsWith('Green'), true)
+  t.is(callInDom(dom, 'findListOption', list, 'Blue'), doc.getElementById('far'))
+  t.is(callInDom(dom, 'findListOption', list, 'Purple'), null)
 })
 
 test('waitForDomQuiet counts mutations, including inside open shadow roots, and resolves once quiet', async (t) => {
@@ -93,7 +92,7 @@ test('waitForDomQuiet counts mutations, including inside open shadow roots, and 
   const doc = dom.window.document
   const root = doc.getElementById('host')!.attachShadow({ mode: 'open' })
   root.innerHTML = '<span id="s">a</span>'
-  const waiting = runInDom(dom, waitForDomQuiet, 20, 2_000)
+  const waiting = callInDom(dom, 'waitForDomQuiet', 20, 2_000)
   doc.getElementById('p')!.textContent = 'one'
   root.getElementById('s')!.textContent = 'two'
   t.is(await waiting, 2)
@@ -106,7 +105,7 @@ test('waitForDomQuiet gives up at its bound on a page that never stops changing'
     doc.getElementById('p')!.textContent = String(Math.random())
   }
   // A quiet second never comes while the page changes every few milliseconds: only the bound ends the wait.
-  const waiting = runInDom(dom, waitForDomQuiet, 1_000, 100)
+  const waiting = callInDom(dom, 'waitForDomQuiet', 1_000, 100)
   change()
   const timer = dom.window.setInterval(change, 2)
   const mutations = await waiting

@@ -1,6 +1,6 @@
 import test from 'ava'
-import { outlinePage, OUTLINE_LIMITS } from '../src/extract/page-outline.ts'
-import { makeDom, runInDom } from './helpers/jsdom.ts'
+import { OUTLINE_LIMITS } from '../src/extract/page-outline.ts'
+import { callInDom, makeDom, runInDom } from './helpers/jsdom.ts'
 import type { PageOutline } from '../src/extract/page-outline.ts'
 
 // Short waits keep the tests quick; the stability logic is the same as with the real limits.
@@ -10,7 +10,7 @@ async function outline(html: string, limits = FAST, setup?: (...args: any[]) => 
   const dom = makeDom(html, { url: 'http://127.0.0.1/list.html' })
   if (setup) runInDom(dom, setup)
   try {
-    return await runInDom(dom, outlinePage, limits)
+    return await callInDom(dom, 'outline', limits)
   } finally {
     dom.window.close() // stops the page's timers
   }

@@ -1,7 +1,6 @@
 import test from 'ava'
 import { readFileSync } from 'node:fs'
-import { rulesEngine } from '../src/extract/rules-engine.ts'
-import { makeDom, runInDom } from './helpers/jsdom.ts'
+import { callInDom, makeDom, runInDom } from './helpers/jsdom.ts'
 import { FIXTURES } from './helpers/fixture-server.ts'
 import { CASES, CATALOG_PATH, typeIntoSearch } from './fixtures/extract/cases.ts'
 import type { Rules } from '../types/index.d.ts'
@@ -17,12 +16,12 @@ function catalog() {
 
 for (const { title, rules, expected } of CASES) {
   test(`jsdom: ${title}`, (t) => {
-    t.deepEqual(runInDom(catalog(), rulesEngine, rules), { ok: true, data: expected(`${ORIGIN}/extract/shop/`) })
+    t.deepEqual(callInDom(catalog(), 'rulesEngine', rules), { ok: true, data: expected(`${ORIGIN}/extract/shop/`) })
   })
 }
 
 test('jsdom: a rule without a selector reads the text or the HTML of the whole page', (t) => {
-  const outcome = runInDom(catalog(), rulesEngine, { text: { attr: 'text' }, html: {} }) as any
+  const outcome = callInDom(catalog(), 'rulesEngine', { text: { attr: 'text' }, html: {} }) as any
   t.true(outcome.ok)
   t.true(outcome.data.text.startsWith('The Little Shop Fresh bread and cakes Rye loaf'))
   t.false(outcome.data.text.includes('ignored'), 'script text is not page text')
@@ -40,7 +39,7 @@ test('jsdom: an invalid selector stops the run before anything is read, naming t
     return original.call(this, name)
   }
   const rules: Rules = { lang: { attr: 'lang' }, products: { selectorAll: '.product', attr: { price: [{ selector: '.price' }, { selector: 'span[' }] } } }
-  const outcome = runInDom(dom, rulesEngine, rules) as any
+  const outcome = callInDom(dom, 'rulesEngine', rules) as any
   t.is(outcome.ok, false)
   t.is(outcome.field, 'products.price[1]')
   t.is(outcome.selector, 'span[')
@@ -49,14 +48,14 @@ test('jsdom: an invalid selector stops the run before anything is read, naming t
 })
 
 test('jsdom: jQuery extensions such as :contains() are invalid selectors', (t) => {
-  const outcome = runInDom(catalog(), rulesEngine, { name: { selector: 'h2:contains("Rye")' } }) as any
+  const outcome = callInDom(catalog(), 'rulesEngine', { name: { selector: 'h2:contains("Rye")' } }) as any
   t.is(outcome.ok, false)
   t.is(outcome.field, 'name')
 })
 
 test('jsdom: a <base> element decides what url resolves against', (t) => {
   const dom = makeDom('<base href="https://cdn.example/assets/"><a href="x/y.html">y</a>', { url: `${ORIGIN}/page.html` })
-  t.deepEqual(runInDom(dom, rulesEngine, { link: { selector: 'a', attr: 'href', type: 'url' } }), {
+  t.deepEqual(callInDom(dom, 'rulesEngine', { link: { selector: 'a', attr: 'href', type: 'url' } }), {
     ok: true,
     data: { link: 'https://cdn.example/assets/x/y.html' },
   })
@@ -73,7 +72,7 @@ test('jsdom: type image takes the first candidate of a srcset and rejects javasc
     c: { selector: '#c', attr: 'src', type: 'image' },
     d: { selector: '#d', attr: 'src', type: 'image' },
   }
-  t.deepEqual(runInDom(dom, rulesEngine, rules), {
+  t.deepEqual(callInDom(dom, 'rulesEngine', rules), {
     ok: true,
     data: { a: `${ORIGIN}/p/small.png`, b: null, c: null, d: 'data:image/png;base64,AAAA' },
   })

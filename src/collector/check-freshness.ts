@@ -1,9 +1,9 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
 import { elementById } from './find-target.ts'
 import type { Snapshot } from './observation.ts'
-import type { CheckReport, Point } from './page-script.ts'
+import type { Point } from '../page/types.ts'
 import { frameOwner } from '../browser/isolated-world.ts'
-import { evaluateInFrame, evaluateOnElement } from './run-script.ts'
+import { callInFrame } from '../browser/page-script.ts'
 import { LIMITS } from './limits.ts'
 
 // The executor's last look before input: the target is described again by the collector's own page
@@ -33,7 +33,7 @@ async function reachesTop(frame: Frame, at: Point): Promise<boolean> {
     const owner = await frameOwner(child)
     if (!owner) return false
     try {
-      const [translated] = await evaluateInFrame<Array<Point | null>>(parent, { mode: 'hit', points: [point] }, [owner])
+      const [translated] = await callInFrame(parent, 'hit', owner, [point])
       if (!translated) return false
       point = translated
     } finally {
@@ -53,7 +53,6 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
   const handle = snapshot.handles.get(actionId)
   if (!element || !handle) return { fresh: false, reason: `unknown target ${actionId}` }
   const request = {
-    mode: 'check' as const,
     nodeId: element.nodeId,
     fingerprint: element.fingerprint,
     focused: options.focused === true,
@@ -61,7 +60,7 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
     nearbyLimit: LIMITS.nearbyLimit,
   }
   try {
-    const report = await evaluateOnElement<CheckReport>(handle, request)
+    const report = await callInFrame(handle.frame, 'check', handle, request)
     if (report.reason !== null) return { fresh: false, reason: report.reason }
     if (!report.at || !(await reachesTop(handle.frame, report.at))) return { fresh: false, reason: 'covered' }
     return { fresh: true, handle }

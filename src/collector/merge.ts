@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { clip } from '../clip.ts'
 import type { Blocker, ObservedElement, ObservedFrame, Observation, ScrollTarget } from './observation.ts'
-import type { FrameReport, Rect } from './page-script.ts'
+import type { FrameReport, Rect } from '../page/types.ts'
 import { LIMITS } from './limits.ts'
 
 // Joins the reports of every observed frame into one observation: frame-relative rectangles become

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
-import type { ChildReport, FrameReport, ObserveRequest, Point } from './page-script.ts'
+import type { ChildReport, FrameReport, ObserveRequest, Point } from '../page/types.ts'
 import { frameOwner } from '../browser/isolated-world.ts'
 import { PageGoneError } from '../errors.ts'
-import { evaluateHandleInFrame, evaluateInFrame } from './run-script.ts'
+import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
 
@@ -24,7 +24,7 @@ export interface ObserveOptions {
 }
 
 type Handle = ElementHandle<Element>
-type Observe = Omit<ObserveRequest, 'version'>
+type Observe = ObserveRequest
 
 /** A point a frame passes up, and the element, blocker or scroller of which frame it stands for. */
 interface Sighting {
@@ -98,7 +98,7 @@ const key = (point: Point) => `${point[0]},${point[1]}`
 
 /** Runs the page script in a frame; nodes it does not send again come from `held`. */
 async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[], held: Map<string, Handle>): Promise<void> {
-  const result = await evaluateHandleInFrame(run.frame, request, owners)
+  const result = await callHandleInFrame(run.frame, 'observe', request, ...owners)
   const remote = result.remoteObject()
   let json: unknown = remote.value
   const sent: Handle[] = []
@@ -229,7 +229,6 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       handles.push(owner)
     }
     const request: Observe = {
-      mode: 'observe',
       docToken: documentToken(),
       maxElements: LIMITS.maxElements,
       textLimit: LIMITS.textLimit,
@@ -281,7 +280,7 @@ async function passUp(memory: CollectorMemory, child: FrameRun): Promise<void> {
   const missing = seen.child.visible ? points.filter((point) => !seen.hits.has(key(point))) : []
   if (missing.length) {
     const owner = await ownerOf(memory, child.frame)
-    const translated = owner ? await evaluateInFrame<Array<Point | null>>(parent.frame, { mode: 'hit', points: missing }, [owner]) : []
+    const translated = owner ? await callInFrame(parent.frame, 'hit', owner, missing) : []
     missing.forEach((point, i) => seen.hits.set(key(point), translated[i] ?? null))
   }
   for (const sighting of child.sightings) {

@@ -4,10 +4,9 @@ import type { Freshness, FreshnessOptions } from '../collector/check-freshness.t
 import { optionById } from '../collector/find-target.ts'
 import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
-import { isolatedWorld } from '../browser/isolated-world.ts'
 import { specOf, type PageOperation } from '../operations.ts'
 import { clickTarget, pressEnter, type InputResult } from './guarded-input.ts'
-import { findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage } from './page-scripts.ts'
+import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 
 /** The collector's freshness guard: is the target still the node, state and place the decision saw? */
 export type CheckFreshness = (snapshot: Snapshot, actionId: string, options?: FreshnessOptions) => Promise<Freshness>
@@ -83,7 +82,7 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
     if (!selected.includes(option.value)) throw new Error(`The select ${input.decision.target} refused the value ${JSON.stringify(option.value)}.`)
     return { done: true }
   }
-  const optionHandle = await handle.evaluateHandle(findListOption, option.label)
+  const optionHandle = await callHandleInFrame(handle.frame, 'findListOption', handle, option.label)
   const element = optionHandle.asElement() as ElementHandle<Element> | null
   if (!element) {
     await optionHandle.dispose()
@@ -110,13 +109,13 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   if (!after.fresh) return { acted: false, stale: `after focus: ${after.reason}` }
   input.signal?.throwIfAborted()
   // Focus is checked once more in the same task as the insertion, so nothing can take it in between.
-  const result = await after.handle.evaluate(replaceFocusedValue, input.text)
+  const result = await callInFrame(after.handle.frame, 'replaceFocusedValue', after.handle, input.text)
   if (!result.ok) return { acted: false, stale: result.reason }
   return { acted: true, frames: [after.handle.frame] }
 }
 
 async function submit(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
-  const plan = await handle.evaluate(planSubmit)
+  const plan = await callInFrame(handle.frame, 'planSubmit', handle)
   if (plan === 'click') return clickTarget(input.page, handle)
   if (plan === 'enter') {
     await handle.focus()
@@ -124,7 +123,7 @@ async function submit(input: ActionInput, handle: ElementHandle<Element>): Promi
     if (!focused.fresh) return { done: false, stale: `after focus: ${focused.reason}` }
     return pressEnter(input.page, handle)
   }
-  await handle.evaluate(requestSubmit)
+  await callInFrame(handle.frame, 'requestSubmit', handle)
   return { done: true }
 }
 
@@ -132,7 +131,7 @@ async function scroll(input: ActionInput, direction: 1 | -1): Promise<ActionOutc
   const target = targetOf(input.decision)
   if (target === 'page') {
     input.signal?.throwIfAborted()
-    await isolatedWorld(input.page.mainFrame()).evaluate(scrollByPage, null, direction)
+    await callInFrame(input.page.mainFrame(), 'scrollByPage', null, direction)
     return { acted: true, frames: [] }
   }
   const handle = input.snapshot.scrollHandles.get(target)
@@ -140,6 +139,6 @@ async function scroll(input: ActionInput, direction: 1 | -1): Promise<ActionOutc
   const connected = await handle.evaluate((element) => element.isConnected).catch(() => false)
   if (!connected) return { acted: false, stale: 'the scroll container is no longer in the document' }
   input.signal?.throwIfAborted()
-  await handle.evaluate(scrollByPage, direction)
+  await callInFrame(handle.frame, 'scrollByPage', handle, direction)
   return { acted: true, frames: [handle.frame] }
 }

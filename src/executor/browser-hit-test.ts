@@ -1,6 +1,6 @@
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import { adoptNode, frameId, frameSession, isolatedWorld } from '../browser/isolated-world.ts'
-import type { InputWatch } from './page-scripts.ts'
+import type { InputWatch } from '../page/watch-input.ts'
 
 // The last look before a press is the browser's own hit test (CDP DOM.getNodeForLocation), made after
 // the pointer has reached the point, so whatever the page's pointer handlers did is already in place, and

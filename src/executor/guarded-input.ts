@@ -1,6 +1,7 @@
 import type { ElementHandle, JSHandle, Page } from 'puppeteer-core'
 import { browserHitTest, type HitResult } from './browser-hit-test.ts'
-import { watchInput, type InputWatch, type WatchReport } from './page-scripts.ts'
+import { callHandleInFrame } from '../browser/page-script.ts'
+import type { InputWatch, WatchReport } from '../page/watch-input.ts'
 
 // A click or a key press that must land on the target the model chose. Before the press, the browser's own
 // hit test, made with the pointer already at the point; during it, a watch in the isolated world that stops
@@ -25,7 +26,7 @@ const DOCUMENT_GONE =
 const isDocumentGone = (error: unknown) => error instanceof Error && DOCUMENT_GONE.test(error.message)
 
 async function arm(handle: ElementHandle<Element>, types: string[]): Promise<JSHandle<InputWatch>> {
-  return handle.evaluateHandle(watchInput, types)
+  return callHandleInFrame(handle.frame, 'watchInput', handle, types)
 }
 
 /** The watch's report; null once the document is gone (the input navigated it away, which is its right). */

@@ -1,7 +1,6 @@
 import type { Frame, Page } from 'puppeteer-core'
-import { isolatedWorld } from '../browser/isolated-world.ts'
+import { callInFrame } from '../browser/page-script.ts'
 import type { PageActivity } from './page-activity.ts'
-import { waitForDomQuiet } from './page-scripts.ts'
 
 /** How long settling may take. The page is observed as it is once a bound runs out. */
 export interface SettleBounds {
@@ -61,7 +60,7 @@ async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number): P
     timer = setTimeout(resolve, maxMs + 50)
   })
   const waits = frames.map((frame) =>
-    isolatedWorld(frame).evaluate(waitForDomQuiet, bounds.quietMs, maxMs).then(
+    callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs).then(
       () => undefined,
       // A navigation destroys the context the wait runs in; the navigation wait takes over.
       () => undefined,

@@ -1,13 +1,13 @@
 import type { Page } from 'puppeteer-core'
 import type { Rules } from '../../types/index.d.ts'
-import { isolatedWorld } from '../browser/isolated-world.ts'
+import { callInFrame } from '../browser/page-script.ts'
 import { UsageError } from '../errors.ts'
-import { rulesEngine, type EngineOutcome } from './rules-engine.ts'
+import type { EngineOutcome } from '../page/rules-engine.ts'
 import { validateRules } from './validate-rules.ts'
 
 /** One `evaluate` of the engine in the main frame's isolated world. Rules must already be valid in shape. */
 export function runEngineInPage(page: Page, rules: Rules): Promise<EngineOutcome> {
-  return isolatedWorld(page.mainFrame()).evaluate(rulesEngine, rules)
+  return callInFrame(page.mainFrame(), 'rulesEngine', rules)
 }
 
 /** The error for a selector the browser refused, naming the field. */

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core'
-import { isolatedWorld } from '../browser/isolated-world.ts'
+import { callInFrame } from '../browser/page-script.ts'
 import type { Snapshot } from '../collector/observation.ts'
 
 export type Observe = (page: Page, options: { previous?: Snapshot; popups?: string[] }) => Promise<Snapshot>
@@ -26,13 +26,7 @@ export async function observeSettled(observe: Observe, page: Page, options: { pr
 async function documentParsed(page: Page): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     try {
-      await isolatedWorld(page.mainFrame()).evaluate(
-        () =>
-          new Promise<void>((resolve) => {
-            if (document.readyState !== 'loading') resolve()
-            else document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
-          }),
-      )
+      await callInFrame(page.mainFrame(), 'documentParsed')
       return
     } catch (error) {
       if (!(error instanceof Error) || !NAVIGATED.test(error.message)) throw error

@@ -16,8 +16,10 @@ export function domPage(html: string, options: DomOptions = {}): Page & { evalua
     on: () => page,
     off: () => page,
     async evaluate(fn: (...args: any[]) => unknown, ...args: unknown[]) {
-      page.evaluations++
-      return runInDom(dom, fn, ...args)
+      const result = runInDom(dom, fn, ...args)
+      // The page script's stub finding a document without the script is not a read of the page.
+      if (!(typeof result === 'string' && result.endsWith('page script missing'))) page.evaluations++
+      return result
     },
     // The agent runs its scripts in the main frame's isolated world (src/browser/isolated-world.ts):
     // here that is jsdom too, through the page's `evaluate`, so a test can replace it.

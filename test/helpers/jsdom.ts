@@ -1,4 +1,6 @@
 import { JSDOM } from 'jsdom'
+import { PAGE_SCRIPT, PAGE_SCRIPT_VERSION } from '../../src/page/bundle.generated.ts'
+import type { PageFunctions } from '../../src/page/entry.ts'
 
 export interface DomOptions {
   url?: string
@@ -16,4 +18,10 @@ export function makeDom(html: string, options: DomOptions = {}): JSDOM {
 export function runInDom<R>(dom: JSDOM, fn: (...args: any[]) => R, ...args: unknown[]): R {
   const compiled = dom.window.eval(`(${fn.toString()})`) as (...args: unknown[]) => R
   return compiled(...args)
+}
+
+/** Calls a function of the bundled page script (src/page/) by name inside a jsdom window, as Node does in Chrome. */
+export function callInDom<N extends keyof PageFunctions>(dom: JSDOM, name: N, ...args: unknown[]): ReturnType<PageFunctions[N]> {
+  const install = dom.window.eval(`(${PAGE_SCRIPT})`) as (version: string, name: N, ...args: unknown[]) => ReturnType<PageFunctions[N]>
+  return install(PAGE_SCRIPT_VERSION, name, ...args)
 }

@@ -1,5 +1,7 @@
-// Functions that run inside the page (or a frame of it) through `evaluate`. Each is self-contained:
-// Puppeteer sends its source text, so nothing from this module's scope is visible to it.
+import { collapse } from './text.ts'
+
+// What the executor does inside the page: type over a focused field, plan and request a form's
+// submit, scroll by a page, wait for the DOM to go quiet, find a listbox option by its text.
 
 /** Outcome of replacing a control's value. */
 export type ReplaceResult = { ok: true; value: string } | { ok: false; reason: string }
@@ -151,65 +153,14 @@ export function findListOption(listbox: Element, label: string): Element | null 
     .map((id) => listbox.ownerDocument.getElementById(id))
     .filter((node): node is HTMLElement => node !== null)
   const candidates = [...Array.from(listbox.querySelectorAll('[role="option"]')), ...owned]
-  const wanted = label.replace(/\s+/g, ' ').trim()
-  return candidates.find((option) => (option.textContent ?? '').replace(/\s+/g, ' ').trim() === wanted) ?? null
+  const wanted = collapse(label)
+  return candidates.find((option) => collapse(option.textContent ?? '') === wanted) ?? null
 }
 
-/** What an input watch saw: the event types that arrived, and the first that reached another element. */
-export interface WatchReport {
-  seen: string[]
-  redirected: { type: string; to: string } | null
-}
-
-export interface InputWatch {
-  /** Whether `node` is the target, inside it (through open shadow roots) or a label of it, and its name for messages. */
-  judge(node: Node | null): { onTarget: boolean; name: string }
-  report(): WatchReport
-  dispose(): void
-}
-
-/**
- * Watches, from the capture phase at the window, the first trusted event of each of `types` in the
- * target's document. One that reaches anything but the target is stopped before the page's own handlers
- * on the way to it run, and recorded. Runs in the isolated world, so the page cannot remove or fake it.
- */
-export function watchInput(target: Element, types: string[]): InputWatch {
-  const view = target.ownerDocument.defaultView
-  if (!view) throw new Error('The target has no window to watch.')
-  const seen = new Set<string>()
-  let redirected: WatchReport['redirected'] = null
-  const onTarget = (node: Node | null): boolean => {
-    for (let current: Node | null = node; current; ) {
-      if (current === target) return true
-      if ((current as Element).localName === 'label' && (current as HTMLLabelElement).control === target) return true
-      const parent: Node | null = current.parentNode
-      current = parent && parent.nodeType === 11 ? ((parent as ShadowRoot).host ?? null) : parent
-    }
-    return false
-  }
-  const name = (node: Node | null): string => {
-    if (!node || node.nodeType !== 1) return node ? node.nodeName.toLowerCase() : 'nothing'
-    const el = node as Element
-    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)
-    return `<${el.localName}${el.id ? `#${el.id.slice(0, 30)}` : ''}>${text ? ` "${text}"` : ''}`
-  }
-  const listener = (event: Event) => {
-    // Only the browser's own input counts; the page can dispatch untrusted copies at will.
-    if (!event.isTrusted || seen.has(event.type)) return
-    seen.add(event.type)
-    const path = event.composedPath()
-    const node = path.length > 0 && 'nodeType' in (path[0] as object) ? (path[0] as Node) : null
-    if (onTarget(node)) return
-    event.preventDefault()
-    event.stopImmediatePropagation()
-    redirected ??= { type: event.type, to: name(node) }
-  }
-  for (const type of types) view.addEventListener(type, listener, { capture: true })
-  return {
-    judge: (node) => ({ onTarget: onTarget(node), name: name(node) }),
-    report: () => ({ seen: [...seen], redirected }),
-    dispose: () => {
-      for (const type of types) view.removeEventListener(type, listener, { capture: true })
-    },
-  }
+/** Resolves once the document's content is parsed (DOMContentLoaded), at once when it already is. */
+export function documentParsed(): Promise<void> {
+  return new Promise((resolve) => {
+    if (document.readyState !== 'loading') resolve()
+    else document.addEventListener('DOMContentLoaded', () => resolve(), { once: true })
+  })
 }

@@ -1,0 +1,58 @@
+import { attr, inputType } from './dom.ts'
+import { collapse } from './text.ts'
+import type { RawElement } from './types.ts'
+
+// A control's value and ARIA state, as offered to the model and compared by the freshness check.
+
+export function valueOf(el: Element): { shown?: string; full?: string } {
+  const tag = el.localName
+  if (tag === 'input') {
+    const input = el as HTMLInputElement
+    const type = inputType(el)
+    if (type === 'checkbox' || type === 'radio' || type === 'submit' || type === 'reset' || type === 'button' || type === 'image') return {}
+    if (type === 'file') return { shown: collapse(Array.from(input.files ?? []).map((file) => file.name).join(', ')) }
+    // Passwords never leave the page; only whether one is filled in.
+    if (type === 'password') return { shown: input.value ? '•••' : '', full: String(input.value.length) }
+    return { shown: input.value, full: input.value }
+  }
+  if (tag === 'textarea') return { shown: (el as HTMLTextAreaElement).value, full: (el as HTMLTextAreaElement).value }
+  if (tag === 'select') {
+    const chosen = Array.from((el as HTMLSelectElement).selectedOptions).map((option) => collapse(option.label || option.text))
+    return { shown: chosen.join(', '), full: chosen.join('\n') }
+  }
+  const editable = el.getAttribute('contenteditable')
+  if (editable !== null && editable !== 'false') {
+    const text = (el as HTMLElement).innerText ?? el.textContent ?? ''
+    return { shown: collapse(text), full: text }
+  }
+  const ariaValue = attr(el, 'aria-valuetext') || attr(el, 'aria-valuenow')
+  return ariaValue ? { shown: ariaValue, full: ariaValue } : {}
+}
+
+function tristate(value: string): boolean | 'mixed' | undefined {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  if (value === 'mixed') return 'mixed'
+  return undefined
+}
+
+export function stateOf(el: Element, role: string): RawElement['state'] {
+  const state: NonNullable<RawElement['state']> = {}
+  const type = inputType(el)
+  if (type === 'checkbox' || type === 'radio') {
+    const input = el as HTMLInputElement
+    state.checked = input.indeterminate ? 'mixed' : input.checked
+  } else {
+    const checked = tristate(attr(el, 'aria-checked'))
+    if (checked !== undefined) state.checked = checked
+    else if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') state.checked = false
+  }
+  const selected = attr(el, 'aria-selected')
+  if (selected === 'true' || selected === 'false') state.selected = selected === 'true'
+  const expanded = attr(el, 'aria-expanded')
+  if (expanded === 'true' || expanded === 'false') state.expanded = expanded === 'true'
+  else if (el.localName === 'summary') state.expanded = (el.parentElement as HTMLDetailsElement).open
+  const pressed = tristate(attr(el, 'aria-pressed'))
+  if (pressed !== undefined) state.pressed = pressed
+  return Object.keys(state).length ? state : undefined
+}

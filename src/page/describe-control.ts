@@ -1,0 +1,99 @@
+import { attr, inputType } from './dom.ts'
+import { formOf, formSummary } from './forms.ts'
+import { nameOf, roleOf } from './names.ts'
+import { nearbyOf } from './nearby.ts'
+import { stateOf, valueOf } from './control-state.ts'
+import { clip, collapse, hash } from './text.ts'
+import type { RawElement } from './types.ts'
+
+// What the model is told about a control, and its fingerprint: one hash per part, so the freshness
+// check can say which part changed. Observe and check describe through this one function.
+
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
+const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
+
+export type Description = Omit<RawElement, 'nodeId' | 'rect' | 'at' | 'fingerprint'> & { parts: string[] }
+
+/** A hidden checkbox or radio is offered through its visible label; the label then stands for it. */
+export function subjectOf(el: Element): Element {
+  if (el.localName !== 'label') return el
+  const control = (el as HTMLLabelElement).control
+  const type = control ? inputType(control) : ''
+  return control && (type === 'checkbox' || type === 'radio') ? control : el
+}
+
+function operationsOf(el: Element, role: string): RawElement['operations'] {
+  const tag = el.localName
+  const type = inputType(el)
+  if (tag === 'select') return ['select']
+  if (tag === 'input') {
+    if (TEXT_INPUTS.has(type)) return ['type', 'submit']
+    if (DATE_INPUTS.has(type)) return ['click', 'type']
+    return ['click']
+  }
+  if (tag === 'textarea') return ['type']
+  const editable = el.getAttribute('contenteditable')
+  if (editable !== null && editable !== 'false') return ['type']
+  if (role === 'textbox' || role === 'searchbox') return ['type']
+  return ['click']
+}
+
+export function describe(node: Element, nameLimit: number, nearbyLimit: number): Description {
+  const el = subjectOf(node)
+  const role = roleOf(el)
+  const tag = el.localName
+  const type = inputType(el)
+  const name = nameOf(el, role, nameLimit)
+  const value = valueOf(el)
+  const state = stateOf(el, role)
+  const operations = operationsOf(el, role)
+  const options =
+    tag === 'select'
+      ? Array.from((el as HTMLSelectElement).options).map((option) => ({
+          label: clip(collapse(option.label || option.text), 40),
+          value: option.value,
+          selected: option.selected,
+        }))
+      : undefined
+  const form = formOf(el)
+  const summary = form ? formSummary(form) : null
+  const fields: Record<string, string> = {}
+  if (summary) {
+    for (const [key, fieldValue, members] of summary.entries) {
+      if (members.includes(el) || Object.keys(fields).length >= 10) continue
+      fields[clip(key, 30)] = clip(collapse(fieldValue), 40)
+    }
+  }
+  const nearby = nearbyOf(node, name, nearbyLimit)
+  const parts = [
+    [tag, type, role, el.id, attr(el, 'name'), attr(el, 'href')].join('|'),
+    name,
+    value.full ?? '',
+    JSON.stringify(state ?? {}),
+    options ? options.map((option) => `${option.value}=${option.label}`).join('\n') : '',
+    nearby,
+    summary ? `${summary.name}:${summary.digest}` : '',
+  ]
+  const description: Description = { role, name, tag, operations, parts }
+  if (type) description.type = type
+  if (value.shown !== undefined) description.value = clip(collapse(value.shown), 80)
+  if (state) description.state = state
+  if (options) description.options = options.slice(0, 100)
+  if (summary) description.form = { name: summary.name, fields }
+  if (nearby) description.nearby = nearby
+  return description
+}
+
+export const PART_REASONS = [
+  'attributes changed',
+  'name changed',
+  'value changed',
+  'state changed',
+  'options changed',
+  'nearby text changed',
+  'form values changed',
+]
+
+export function fingerprintOf(parts: string[]): string {
+  return parts.map(hash).join('.')
+}

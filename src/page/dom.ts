@@ -1,0 +1,18 @@
+// DOM facts every page module asks: the composed-tree parent, trimmed attributes, an input's type.
+
+/** Parent in the composed (rendered) tree: slot for slotted nodes, host for shadow roots. */
+export function composedParent(node: Node): Node | null {
+  const slot = (node as Element).assignedSlot
+  if (slot) return slot
+  const parent = node.parentNode
+  if (parent && parent.nodeType === 11) return (parent as ShadowRoot).host ?? null
+  return parent
+}
+
+export function attr(el: Element, name: string): string {
+  return (el.getAttribute(name) ?? '').trim()
+}
+
+export function inputType(el: Element): string {
+  return el.localName === 'input' ? ((el as HTMLInputElement).type || 'text').toLowerCase() : ''
+}

@@ -1,0 +1,78 @@
+import { composedParent } from './dom.ts'
+
+// Layout does not change during one call, but does between calls: each box and each visibility
+// answer is read once per call, and every per-call cache is emptied when the call ends so the
+// document's nodes are not held between calls.
+
+const resets: Array<() => void> = []
+
+/** A map that lives for one call of the page script (see `beginCall`). */
+export function callCache<K, V>(): Map<K, V> {
+  const map = new Map<K, V>()
+  resets.push(() => map.clear())
+  return map
+}
+
+/** Viewport width and height, read at the start of each call. */
+export let vw = 0
+export let vh = 0
+
+/** Starts a call: forgets what the last one measured and reads the viewport. */
+export function beginCall(): void {
+  endCall()
+  vw = window.innerWidth
+  vh = window.innerHeight
+}
+
+/** Ends a call: drops every cached box and answer. */
+export function endCall(): void {
+  for (const reset of resets) reset()
+}
+
+const boxes = callCache<Element, DOMRect>()
+const renderedAnswers = callCache<Element, boolean>()
+
+export function boxOf(el: Element): DOMRect {
+  let box = boxes.get(el)
+  if (!box) {
+    box = el.getBoundingClientRect()
+    boxes.set(el, box)
+  }
+  return box
+}
+
+export function rendered(el: Element): boolean {
+  let answer = renderedAnswers.get(el)
+  if (answer === undefined) {
+    answer = renderedNow(el)
+    renderedAnswers.set(el, answer)
+  }
+  return answer
+}
+
+function renderedNow(el: Element): boolean {
+  if (typeof el.checkVisibility === 'function') {
+    return el.checkVisibility({ opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true } as CheckVisibilityOptions)
+  }
+  // Engines without checkVisibility (jsdom): walk the ancestors' computed style.
+  const own = getComputedStyle(el)
+  if (own.visibility === 'hidden' || own.visibility === 'collapse') return false
+  for (let node: Node | null = el; node; node = composedParent(node)) {
+    if (node.nodeType !== 1) continue
+    const style = getComputedStyle(node as Element)
+    if (style.display === 'none' || style.opacity === '0') return false
+  }
+  return true
+}
+
+/** `display: contents` (slots, framework wrappers): no box of its own, its children render. */
+export function boxless(el: Element): boolean {
+  return el.localName === 'slot' || getComputedStyle(el).display === 'contents'
+}
+
+/** The element itself, or for a box-less one the nearest ancestor with a box. */
+export function boxed(el: Element): Element | null {
+  let node: Node | null = el
+  while (node && node.nodeType === 1 && boxless(node as Element)) node = composedParent(node)
+  return node && node.nodeType === 1 ? (node as Element) : null
+}

@@ -1,0 +1,91 @@
+import { attr } from './dom.ts'
+import { boxless } from './layout.ts'
+
+// The one definition of text as the agent reads it: which tags hold no readable text, which tags
+// separate words, how whitespace collapses and how long text is clipped. The collector, the rules
+// engine and the outline all read text through this module, so the model and the extractor agree.
+
+export const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'select', 'datalist', 'option', 'textarea'])
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer',
+  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table',
+  'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'button', 'label', 'option', 'details', 'dialog', 'summary',
+])
+
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+export function clip(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text
+}
+
+export function hash(text: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(36)
+}
+
+/** Visible text of a subtree in the composed tree, with alt text and child aria-labels; stops near `limit`. */
+export function textOf(node: Node, limit: number, skip: Node | null, includeHidden: boolean): string {
+  let out = ''
+  const visit = (current: Node) => {
+    if (out.length >= limit || current === skip) return
+    if (current.nodeType === 3) {
+      out += (current as Text).data
+      return
+    }
+    if (current.nodeType !== 1) return
+    const el = current as Element
+    const tag = el.localName
+    if (SKIP_TAGS.has(tag) || tag === 'input') return
+    if (current !== node) {
+      if (!includeHidden && (el.getAttribute('aria-hidden') === 'true' || (el as HTMLElement).hidden)) return
+      if (!includeHidden && typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) && !boxless(el)) return
+      const label = attr(el, 'aria-label')
+      if (label) {
+        out += ` ${label} `
+        return
+      }
+    }
+    if (tag === 'img' || tag === 'area') {
+      out += ` ${attr(el, 'alt')} `
+      return
+    }
+    const block = BLOCK_TAGS.has(tag)
+    if (block) out += ' '
+    const children: ArrayLike<Node> =
+      el.shadowRoot?.childNodes ??
+      (tag === 'slot' && (el as HTMLSlotElement).assignedNodes({ flatten: true }).length
+        ? (el as HTMLSlotElement).assignedNodes({ flatten: true })
+        : el.childNodes)
+    for (let i = 0; i < children.length && out.length < limit; i++) visit(children[i]!)
+    if (block) out += ' '
+  }
+  visit(node)
+  return collapse(out)
+}
+
+/**
+ * Text of a subtree from its markup alone (no layout, hidden elements included), words separated at
+ * block edges: what an extraction rule's `text` reads. Skips the same tags as `textOf`.
+ */
+export function markupText(root: Node): string {
+  let out = ''
+  const walk = (node: Node) => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        out += (child as Text).data
+      } else if (child.nodeType === 1) {
+        const tag = (child as Element).localName
+        if (SKIP_TAGS.has(tag)) continue
+        const block = BLOCK_TAGS.has(tag)
+        if (block) out += ' '
+        walk(child)
+        if (block) out += ' '
+      }
+    }
+  }
+  walk(root)
+  return collapse(out)
+}

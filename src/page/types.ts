@@ -1,0 +1,97 @@
+// What the page script is asked and what it sends back; the Node side imports these same types.
+
+export type Point = [number, number]
+export type Rect = { x: number; y: number; width: number; height: number }
+
+export interface ObserveRequest {
+  /** Token for this document if it has none yet; node IDs are `<token>:<n>`. */
+  docToken: string
+  maxElements: number
+  textLimit: number
+  nameLimit: number
+  nearbyLimit: number
+  /** Report this document's own scroller as a container (child frames). */
+  frameScroller: boolean
+  /** Per child iframe passed as an extra argument: points in the child's viewport to hit-test here. */
+  childPoints: Point[][]
+  /** Node IDs Node already holds a handle for: those nodes are not sent again. */
+  held: string[]
+}
+
+export interface CheckRequest {
+  nodeId: string
+  fingerprint: string
+  focused: boolean
+  nameLimit: number
+  nearbyLimit: number
+}
+
+export interface RawElement {
+  nodeId: string
+  role: string
+  name: string
+  tag: string
+  type?: string
+  value?: string
+  state?: { checked?: boolean | 'mixed'; selected?: boolean; expanded?: boolean; pressed?: boolean | 'mixed' }
+  operations: Array<'click' | 'type' | 'select' | 'submit'>
+  options?: Array<{ label: string; value: string; selected: boolean }>
+  form?: { name: string; fields: Record<string, string> }
+  nearby?: string
+  rect: Rect
+  /** Where hit-testing reached it, in this frame's viewport. */
+  at: Point
+  fingerprint: string
+  /** Node already holds a handle to this node (its ID was in `held`), so it is not in the result. */
+  held?: true
+}
+
+export interface RawBlocker {
+  kind: 'captcha' | 'password' | 'canvas' | 'file_input' | 'no_body'
+  text?: string
+  rect: Rect
+  at: Point
+}
+
+export interface RawScroller {
+  nodeId: string
+  held?: true
+  name: string
+  /** Current scroll offset, for the page signature. */
+  top: number
+  up: boolean
+  down: boolean
+  rect: Rect
+  at: Point
+}
+
+export interface ChildReport {
+  visible: boolean
+  /** Origin of the iframe's content box in this frame's viewport. */
+  x: number
+  y: number
+  width: number
+  height: number
+  /** Each requested point translated into this viewport, or null where it is not visible here. */
+  points: Array<Point | null>
+}
+
+export interface FrameReport {
+  url: string
+  title: string
+  doc: string
+  text: string
+  scroll: { x: number; y: number; up: boolean; down: boolean }
+  elements: RawElement[]
+  /** Visible controls beyond `maxElements`. */
+  omitted: number
+  blockers: RawBlocker[]
+  scrollers: RawScroller[]
+  children: ChildReport[]
+}
+
+export interface CheckReport {
+  /** The failed check, or null when the target is fresh. */
+  reason: string | null
+  at?: Point
+}

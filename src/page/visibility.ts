@@ -1,0 +1,101 @@
+import { attr, composedParent } from './dom.ts'
+import { boxOf, rendered, vh, vw } from './layout.ts'
+import type { Point, Rect } from './types.ts'
+
+// Whether a person can see and reach an element: rendered, in the viewport, not hidden from users,
+// and what hit-testing finds at its centre (through open shadow roots and labels).
+
+export function round(rect: DOMRect): Rect {
+  return { x: Math.round(rect.left), y: Math.round(rect.top), width: Math.round(rect.width), height: Math.round(rect.height) }
+}
+
+export function hiddenFromUsers(el: Element): boolean {
+  for (let node: Node | null = el; node; node = composedParent(node)) {
+    if (node.nodeType !== 1) continue
+    const element = node as Element
+    if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return true
+  }
+  return false
+}
+
+export function disabled(el: Element): boolean {
+  if (attr(el, 'aria-disabled') === 'true') return true
+  try {
+    return el.matches(':disabled')
+  } catch {
+    return false
+  }
+}
+
+/** The slot that renders a text child of `host` found at the point, if any. */
+function slotOfTextAt(host: Element, x: number, y: number): Element | null {
+  const range = document.createRange()
+  for (const child of Array.from(host.childNodes)) {
+    if (child.nodeType !== 3 || !(child as Text).assignedSlot) continue
+    range.selectNodeContents(child)
+    for (const box of Array.from(range.getClientRects())) {
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return (child as Text).assignedSlot
+    }
+  }
+  return null
+}
+
+/** The element at a point, descending into open shadow roots. */
+export function deepHit(x: number, y: number): Element | null {
+  let hit = document.elementFromPoint(x, y)
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y)
+    if (inner && inner !== hit) {
+      hit = inner
+      continue
+    }
+    // A host is the answer when the point is on its own text, rendered through one of its slots.
+    const slot = slotOfTextAt(hit, x, y)
+    if (!slot) break
+    hit = slot
+  }
+  return hit
+}
+
+/** Hit-testing at a point reaches `el`: the hit is `el`, inside it, or a label of it. */
+function reaches(hit: Element | null, el: Element): boolean {
+  for (let node: Node | null = hit; node; node = composedParent(node)) {
+    if (node === el) return true
+    if ((node as Element).localName === 'label' && (node as HTMLLabelElement).control === el) return true
+  }
+  return false
+}
+
+export function clipToViewport(rect: DOMRect): { left: number; top: number; right: number; bottom: number } | null {
+  const left = Math.max(rect.left, 0)
+  const top = Math.max(rect.top, 0)
+  const right = Math.min(rect.right, vw)
+  const bottom = Math.min(rect.bottom, vh)
+  return right > left && bottom > top ? { left, top, right, bottom } : null
+}
+
+export function centre(rect: DOMRect): Point | null {
+  const part = clipToViewport(rect)
+  return part ? [Math.round((part.left + part.right) / 2), Math.round((part.top + part.bottom) / 2)] : null
+}
+
+export type Seen = { rect: DOMRect; at: Point } | { reason: string }
+
+/** Rendered, in the viewport, not hidden from users, and reached by hit-testing at its centre. */
+export function visibility(el: Element): Seen {
+  const rect = boxOf(el)
+  if (rect.width <= 0 || rect.height <= 0) return { reason: 'hidden' }
+  const at = centre(rect)
+  if (!at) return { reason: 'offscreen' }
+  if (!rendered(el) || hiddenFromUsers(el)) return { reason: 'hidden' }
+  if (reaches(deepHit(at[0], at[1]), el)) return { rect, at }
+  // A wrapped inline element's box centre can fall between its lines: try each line box.
+  const lines = el.getClientRects()
+  if (lines.length > 1) {
+    for (const box of Array.from(lines)) {
+      const point = centre(box)
+      if (point && reaches(deepHit(point[0], point[1]), el)) return { rect, at: point }
+    }
+  }
+  return { reason: 'covered' }
+}

@@ -1,0 +1,62 @@
+import { collapse } from './text.ts'
+
+// The watch on a click's or key's events in the target's document (see the executor's guarded input).
+
+/** What an input watch saw: the event types that arrived, and the first that reached another element. */
+export interface WatchReport {
+  seen: string[]
+  redirected: { type: string; to: string } | null
+}
+
+export interface InputWatch {
+  /** Whether `node` is the target, inside it (through open shadow roots) or a label of it, and its name for messages. */
+  judge(node: Node | null): { onTarget: boolean; name: string }
+  report(): WatchReport
+  dispose(): void
+}
+
+/**
+ * Watches, from the capture phase at the window, the first trusted event of each of `types` in the
+ * target's document. One that reaches anything but the target is stopped before the page's own handlers
+ * on the way to it run, and recorded. Runs in the isolated world, so the page cannot remove or fake it.
+ */
+export function watchInput(target: Element, types: string[]): InputWatch {
+  const view = target.ownerDocument.defaultView
+  if (!view) throw new Error('The target has no window to watch.')
+  const seen = new Set<string>()
+  let redirected: WatchReport['redirected'] = null
+  const onTarget = (node: Node | null): boolean => {
+    for (let current: Node | null = node; current; ) {
+      if (current === target) return true
+      if ((current as Element).localName === 'label' && (current as HTMLLabelElement).control === target) return true
+      const parent: Node | null = current.parentNode
+      current = parent && parent.nodeType === 11 ? ((parent as ShadowRoot).host ?? null) : parent
+    }
+    return false
+  }
+  const name = (node: Node | null): string => {
+    if (!node || node.nodeType !== 1) return node ? node.nodeName.toLowerCase() : 'nothing'
+    const el = node as Element
+    const text = collapse(el.textContent ?? '').slice(0, 40)
+    return `<${el.localName}${el.id ? `#${el.id.slice(0, 30)}` : ''}>${text ? ` "${text}"` : ''}`
+  }
+  const listener = (event: Event) => {
+    // Only the browser's own input counts; the page can dispatch untrusted copies at will.
+    if (!event.isTrusted || seen.has(event.type)) return
+    seen.add(event.type)
+    const path = event.composedPath()
+    const node = path.length > 0 && 'nodeType' in (path[0] as object) ? (path[0] as Node) : null
+    if (onTarget(node)) return
+    event.preventDefault()
+    event.stopImmediatePropagation()
+    redirected ??= { type: event.type, to: name(node) }
+  }
+  for (const type of types) view.addEventListener(type, listener, { capture: true })
+  return {
+    judge: (node) => ({ onTarget: onTarget(node), name: name(node) }),
+    report: () => ({ seen: [...seen], redirected }),
+    dispose: () => {
+      for (const type of types) view.removeEventListener(type, listener, { capture: true })
+    },
+  }
+}
