@@ -1,6 +1,7 @@
 // Collector benchmark: median time of observe() and the size of the state it produces, on generated
-// pages with a form, a cross-origin iframe, a shadow root and N list items.
-//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--stagehand=<dir>]
+// pages with a form, a cross-origin iframe, a shadow root and N list items; then the same page with 10
+// items beside a shop's filter sidebar of F checkboxes and radios in collapsed (unrendered) lists.
+//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--filters=3000] [--stagehand=<dir>]
 // With --stagehand, Stagehand's observe() runs on the same pages, interleaved run by run so both see
 // the same machine load. <dir> is a scratch folder (outside this repo) where
 // `npm install @browserbasehq/stagehand@4.4.0` was run; it drives its own Chrome, offline, with a
@@ -18,12 +19,33 @@ import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, sizes: { type: 'string', default: '10,300,3000' }, stagehand: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '15' },
+    sizes: { type: 'string', default: '10,300,3000' },
+    filters: { type: 'string', default: '3000' },
+    stagehand: { type: 'string' },
+  },
 })
 const runs = Number(values.runs)
 const sizes = values.sizes.split(',').map(Number)
+const filters = values.filters.split(',').filter(Boolean).map(Number)
 
-function listPage(items: number, frameUrl: string): string {
+/** A filter sidebar as shops build it: groups of `count` checkboxes and radios in total, each group's list collapsed. */
+function filterSidebar(count: number): string {
+  // 50 options a group, as a brand or size filter has; one group in ten is radios (sort, price band).
+  const perGroup = 50
+  const groups = Array.from({ length: Math.ceil(count / perGroup) }, (_, g) => {
+    const type = g % 10 === 9 ? 'radio' : 'checkbox'
+    const options = Array.from(
+      { length: Math.min(perGroup, count - g * perGroup) },
+      (_, i) => `<li><label><input type="${type}" name="f${g}" value="${i}"> Option ${i} of filter ${g}</label></li>`,
+    ).join('')
+    return `<section class="filter"><button type="button" aria-expanded="false">Filter ${g}</button><ul class="collapsed">${options}</ul></section>`
+  }).join('\n')
+  return `<aside><style>.collapsed{display:none}</style>${groups}</aside>`
+}
+
+function listPage(items: number, frameUrl: string, sidebar = ''): string {
   const rows = Array.from(
     { length: items },
     (_, i) =>
@@ -36,7 +58,7 @@ function listPage(items: number, frameUrl: string): string {
 <select name="sort"><option>Relevance</option><option>Price: low to high</option><option>Newest</option></select>
 <label><input type="checkbox" name="new"> New only</label><button>Search</button></form></header>
 <iframe src="${frameUrl}" title="Consent"></iframe>
-<shop-cart></shop-cart>
+<shop-cart></shop-cart>${sidebar}
 <h2>Results</h2><ul>${rows}</ul>
 <script>
 customElements.define('shop-cart', class extends HTMLElement {
@@ -114,15 +136,19 @@ async function stagehand(dir: string, executablePath: string): Promise<Rival> {
 const executablePath = findChrome()
 if (!executablePath) throw new Error(NO_CHROME_MESSAGE)
 const frames = await serve('localhost', () => CONSENT)
-const pages = await serve('127.0.0.1', (path) => listPage(Number(path.slice(1)) || 10, `${frames.origin}/consent`))
+const pages = await serve('127.0.0.1', (path) => {
+  const frameUrl = `${frames.origin}/consent`
+  return path.startsWith('/filters/') ? listPage(10, frameUrl, filterSidebar(Number(path.slice(9)))) : listPage(Number(path.slice(1)) || 10, frameUrl)
+})
 const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROME_FLAGS, '--disable-gpu'] })
 const rival = values.stagehand ? await stagehand(values.stagehand, executablePath) : undefined
 try {
   const page = await browser.newPage()
   await page.setViewport({ width: 1280, height: 800 })
   const rows: string[] = []
-  for (const n of sizes) {
-    const url = `${pages.origin}/${n}`
+  const cases = [...sizes.map((n) => ({ label: String(n), path: `/${n}` })), ...filters.map((f) => ({ label: `10 + ${f} hidden filters`, path: `/filters/${f}` }))]
+  for (const { label: n, path } of cases) {
+    const url = `${pages.origin}${path}`
     process.stderr.write(`N=${n}: opening\n`)
     await page.goto(url, { waitUntil: 'load' })
     await rival?.open(url)
@@ -159,7 +185,7 @@ try {
   console.log(`Chrome ${await browser.version()}, ${runs} runs per size, viewport 1280×800\n`)
   const rivalColumns = rival ? ' Stagehand 4.4 observe() | Stagehand state (chars) | speed-up |' : ''
   const rivalRule = rival ? ' --- | --- | --- |' : ''
-  console.log(`| N items | observe() median | request: state + questions (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
+  console.log(`| N items (+ hidden filter checkboxes) | observe() median | request: state + questions (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
   console.log(`| --- | --- | --- | --- | --- | --- | --- |${rivalRule}`)
   for (const row of rows) console.log(row)
 } finally {

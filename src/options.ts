@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AgentOptions, ChecklistItem, ReasoningLevel } from '../types/index.d.ts'
+import type { AgentOptions, ChecklistItem, ConsentChoice, ReasoningLevel } from '../types/index.d.ts'
 import { parseCallerChecklist } from './checklist/checklist-schema.ts'
 import { UsageError } from './errors.ts'
 
@@ -22,6 +22,7 @@ export interface Settings {
   approve: AgentOptions['approve'] | undefined
   checklist: boolean | ChecklistItem[]
   extractor: AgentOptions['extractor'] | undefined
+  consent: ConsentChoice | false
 }
 
 export const DEFAULTS: Settings = {
@@ -42,6 +43,8 @@ export const DEFAULTS: Settings = {
   // On: one text request per goal buys a DONE the page must confirm (README, "The checklist").
   checklist: true,
   extractor: undefined,
+  // Off: clearing a banner is a choice made for the user (README, "Consent banners").
+  consent: false,
 }
 
 const decisionModel = z.custom<object>(
@@ -81,6 +84,7 @@ const optionSchemas = {
     }
   }),
   extractor: z.custom<NonNullable<AgentOptions['extractor']>>((value) => typeof value === 'function', 'expected a function'),
+  consent: z.union([z.literal(false), z.enum(['reject', 'accept'])]),
 } satisfies { [K in keyof Settings]: z.ZodType }
 
 function isModel(value: unknown, method: string): boolean {

@@ -195,7 +195,7 @@ test('popups are copied into the observation', async (t) => {
 test('blockers in Chrome: a large canvas, a visible file input, CAPTCHA text inside a frame', async (t) => {
   const page = await chrome.page(t)
   await page.setContent(`
-    <canvas width="300" height="150"></canvas><canvas width="10" height="10"></canvas>
+    <canvas style="float:left;width:560px;height:720px"></canvas><canvas width="300" height="150"></canvas>
     <input type="file" aria-label="Upload">
     <iframe srcdoc="<p>Please verify you are human</p>" style="width:300px;height:80px"></iframe>`)
   await page.waitForFrame((frame) => frame.url() === 'about:srcdoc')
@@ -208,7 +208,7 @@ test('blockers in Chrome: a large canvas, a visible file input, CAPTCHA text ins
       ['captcha', 1],
     ],
   )
-  t.like(observation.blockers[1]!.rect, { width: 300, height: 150 })
+  t.like(observation.blockers[1]!.rect, { width: 560, height: 720 })
 })
 
 test('a frame that does not answer is left out; the rest of the page is observed', async (t) => {

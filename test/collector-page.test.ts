@@ -184,15 +184,15 @@ test('blockers: password field, file input, large canvas, CAPTCHA text', (t) => 
     <p>Please confirm you are human: I'm not a robot</p>
     <input type="password" aria-label="Password">
     <input type="file" aria-label="Upload">
-    <canvas data-rect="0 5000 300 150"></canvas>
-    <canvas data-rect="0 6000 16 16"></canvas>
+    <canvas data-rect="0 5000 1000 60000"></canvas>
+    <canvas data-rect="0 4000 300 150"></canvas>
   `)
   t.deepEqual(
     report.blockers.map((blocker) => blocker.kind),
     ['captcha', 'password', 'file_input', 'canvas'],
   )
   t.regex(report.blockers[0]!.text!, /not a robot/)
-  t.deepEqual(report.blockers[3]!.rect, { x: 0, y: 5000, width: 300, height: 150 })
+  t.deepEqual(report.blockers[3]!.rect, { x: 0, y: 5000, width: 1000, height: 60000 })
 })
 
 test('open shadow roots: controls inside are observed and slotted text names its control', (t) => {

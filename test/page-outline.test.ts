@@ -22,7 +22,7 @@ function items(count: number): string {
   return html
 }
 
-test('outline: tags, ids, classes, data-* and a few other attributes, own text, indented by nesting', async (t) => {
+test('outline: tags, ids, classes, data-* and a few other attributes, own text, depth as a number', async (t) => {
   const result = await outline(
     '<title>Shop</title><main id="app" class="page wide" data-page="home" style="color:red"><h1 title="Welcome">Hello <i>there</i></h1>' +
       '<a href="/about" rel="nofollow" aria-label="About us">About</a><input name="q" placeholder="Search"><script>x()</script></main>',
@@ -32,12 +32,11 @@ test('outline: tags, ids, classes, data-* and a few other attributes, own text, 
   t.is(
     result.outline,
     [
-      'body',
-      '  main#app.page.wide[data-page="home"]',
-      '    h1[title="Welcome"] "Hello"',
-      '      i "there"',
-      '    a[href="/about"][aria-label="About us"] "About"',
-      '    input[name="q"][placeholder="Search"]',
+      '0 body > main#app.page.wide[data-page="home"]',
+      '1 h1[title="Welcome"] "Hello"',
+      '2 i "there"',
+      '1 a[href="/about"][aria-label="About us"] "About"',
+      '1 input[name="q"][placeholder="Search"]',
     ].join('\n'),
   )
 })
@@ -45,26 +44,26 @@ test('outline: tags, ids, classes, data-* and a few other attributes, own text, 
 test('outline: text and attribute values are clipped at 80 characters', async (t) => {
   const long = 'x'.repeat(200)
   const result = await outline(`<p data-note="${long}">${long}</p>`)
-  t.is(result.outline, `body\n  p[data-note="${'x'.repeat(80)}…"] "${'x'.repeat(80)}…"`)
+  t.is(result.outline, `0 body > p[data-note="${'x'.repeat(80)}…"] "${'x'.repeat(80)}…"`)
 })
 
 test('outline: of similar siblings the first three are shown and the rest counted', async (t) => {
   const result = await outline(`<ul>${items(10)}<li class="other">Different</li></ul>`)
   const lines = result.outline.split('\n')
   t.deepEqual(lines.filter((line) => line.includes('li.item')), [
-    '    li.item[data-id="i0"]',
-    '    li.item[data-id="i1"]',
-    '    li.item[data-id="i2"]',
-    '    … 7 more li.item like the ones above',
+    '1 li.item[data-id="i0"]',
+    '1 li.item[data-id="i1"]',
+    '1 li.item[data-id="i2"]',
+    '1 … 7 more li.item like the ones above',
   ])
-  t.true(lines.includes('    li.other "Different"'))
+  t.true(lines.includes('1 li.other "Different"'))
   t.false(result.outline.includes('Item 3'))
 })
 
 test('outline: siblings with the same classes but other children are not folded together', async (t) => {
   const cards = Array.from({ length: 5 }, (_, i) => (i % 2 ? `<div class="card"><img src="${i}.png"></div>` : `<div class="card"><p>Text ${i}</p></div>`)).join('')
   const result = await outline(cards)
-  t.is(result.outline.split('\n').filter((line) => line.trim().startsWith('div.card')).length, 5)
+  t.is(result.outline.split('\n').filter((line) => line.startsWith('1 div.card')).length, 5)
 })
 
 test('outline: a 3,000-item page stays under 60,000 characters', async (t) => {

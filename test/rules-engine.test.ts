@@ -77,3 +77,61 @@ test('jsdom: type image takes the first candidate of a srcset and rejects javasc
     data: { a: `${ORIGIN}/p/small.png`, b: null, c: null, d: 'data:image/png;base64,AAAA' },
   })
 })
+
+const product = readFileSync(`${FIXTURES}extract/product-jsonld.html`, 'utf8')
+
+test('jsdom: a price that is only in JSON-LD is read by a jsonld rule; JSON-LD that is not JSON is skipped, never run', (t) => {
+  const dom = makeDom(product, { url: `${ORIGIN}/p/rye.html` })
+  const rules: Rules = {
+    price: [{ selector: '.price', attr: 'text', type: 'number' }, { jsonld: 'Product.offers.price', type: 'number' }],
+    currency: { jsonld: 'Product.offers[0].priceCurrency' },
+    brand: { jsonld: 'Product.brand.name' },
+    availability: { jsonld: 'Product.offers.availability', type: 'url' },
+    title: { meta: 'og:title' },
+    description: { meta: 'DESCRIPTION' },
+    sku: { meta: 'sku' },
+  }
+  t.deepEqual(callInDom(dom, 'rulesEngine', rules), {
+    ok: true,
+    data: {
+      price: 89.9,
+      currency: 'RON',
+      brand: 'Old Mill',
+      availability: 'https://schema.org/InStock',
+      title: 'Rye loaf (og)',
+      description: 'A dark rye loaf',
+      sku: 'RYE-1',
+    },
+  })
+  t.is((dom.window as any).ranFromJsonLd, undefined)
+})
+
+test('jsdom: JSON-LD nested far too deep or holding huge lists is read without overflowing the stack', (t) => {
+  const deep = `${'['.repeat(50_000)}{"@type":"Product","offers":{"price":7}}${']'.repeat(50_000)}`
+  const wide = JSON.stringify({ '@type': 'ItemList', itemListElement: Array.from({ length: 200_000 }, (_, i) => i) })
+  const dom = makeDom(`<script type="application/ld+json">${wide}</script><script type="application/ld+json">${deep}</script>`)
+  t.deepEqual(callInDom(dom, 'rulesEngine', { price: { jsonld: 'Product.offers.price', type: 'number' }, first: { jsonld: 'ItemList.itemListElement[3]' } }), {
+    ok: true,
+    data: { price: 7, first: 3 },
+  })
+})
+
+test('jsdom: a JSON number from JSON-LD is kept exactly, not read as text', (t) => {
+  const dom = makeDom('<script type="application/ld+json">{"@type":"Product","offers":{"price":1234.567},"inStock":true}</script>')
+  const rules: Rules = {
+    price: { jsonld: 'Product.offers.price', type: 'number' },
+    plain: { jsonld: 'Product.offers.price' },
+    text: { jsonld: 'Product.offers.price', type: 'string' },
+    inStock: { jsonld: 'Product.inStock' },
+  }
+  t.deepEqual(callInDom(dom, 'rulesEngine', rules), { ok: true, data: { price: 1234.567, plain: 1234.567, text: '1234.567', inStock: true } })
+})
+
+test('jsdom: a jsonld path never reaches an object prototype', (t) => {
+  // Validation refuses these names; the engine itself reads own properties only.
+  const dom = makeDom('<script type="application/ld+json">{"@type":"Product","offers":{"price":1}}</script>')
+  t.deepEqual(callInDom(dom, 'rulesEngine', { a: { jsonld: 'Product.constructor.name' }, b: { jsonld: 'Product.offers.toString' } }), {
+    ok: true,
+    data: { a: null, b: null },
+  })
+})

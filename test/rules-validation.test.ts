@@ -20,6 +20,21 @@ const rejects: [title: string, rules: unknown, message: RegExp][] = [
   ['an attr of the wrong kind', { a: { attr: 1 } }, /field "a": "attr" must be a string, a list of strings or nested rules, got 1/],
   ['a type next to nested rules', { a: { selectorAll: 'li', type: 'number', attr: { b: {} } } }, /field "a": "type" does not apply to nested rules/],
   ['nested rules with no fields', { a: { selectorAll: 'li', attr: {} } }, /field "a": nested rules have no fields/],
+  ['jsonld with a selector', { p: { selector: '.p', jsonld: 'Product.offers.price' } }, /field "p": a "jsonld" rule reads the page's metadata: it has no "selector"/],
+  ['jsonld with an attr', { p: { jsonld: 'Product.offers.price', attr: 'text' } }, /field "p": a "jsonld" rule .* no "attr"/],
+  ['meta with selectorAll', { p: { selectorAll: 'li', meta: 'og:title' } }, /field "p": a "meta" rule .* no "selectorAll"/],
+  ['jsonld and meta together', { p: { jsonld: 'Product.name', meta: 'og:title' } }, /field "p": a "jsonld" rule .* no "meta"/],
+  ['an empty meta', { p: { meta: ' ' } }, /field "p": "meta" must be a non-empty string, got " "/],
+  ['a jsonld that is not a string', { p: { jsonld: ['Product', 'name'] } }, /field "p": "jsonld" must be a non-empty string/],
+  ['a jsonld that is a type alone', { p: { jsonld: 'Product' } }, /field "p": "jsonld" must be a type and a dotted path such as "Product\.offers\.price"/],
+  ['a jsonld with an empty step', { p: { jsonld: 'Product..price' } }, /"jsonld" must be a type and a dotted path/],
+  ['a jsonld with a bad index', { p: { jsonld: 'Product.offers[x].price' } }, /"jsonld" must be a type and a dotted path/],
+  ['a jsonld with a space', { p: { jsonld: 'Product.offers price' } }, /"jsonld" must be a type and a dotted path/],
+  ['a jsonld through __proto__', { p: { jsonld: 'Product.__proto__.price' } }, /field "p": "jsonld" may not step through "__proto__"/],
+  ['a jsonld through constructor, after an index', { p: { jsonld: 'Product.offers[0].constructor' } }, /"jsonld" may not step through "constructor"/],
+  ['a jsonld from prototype', { p: { jsonld: 'prototype.name' } }, /"jsonld" may not step through "prototype"/],
+  ['a meta name too long', { p: { meta: 'x'.repeat(201) } }, /field "p": "meta" is 201 characters long; at most 200 are allowed/],
+  ['a bad jsonld in a nested rule', { items: { selectorAll: 'li', attr: { p: { jsonld: 'Product' } } } }, /field "items\.p": "jsonld" must be/],
 ]
 
 for (const [title, rules, message] of rejects) {
@@ -35,7 +50,11 @@ test('accepts every documented form', (t) => {
       title: { selector: 'h1', attr: 'text', type: 'string' },
       photo: { selector: 'img', attr: ['src', 'data-src'], type: 'image' },
       heading: [{ selector: 'h1' }, { selector: 'h2', attr: 'text' }],
-      items: { selectorAll: 'li', attr: { name: { attr: 'text' }, price: { selector: '.p', type: 'number' }, tags: { selectorAll: '.t', attr: 'text' } } },
+      items: { selectorAll: 'li', attr: { name: { attr: 'text' }, price: { selector: '.p', type: 'number' }, tags: { selectorAll: '.t', attr: 'text' }, sku: { meta: 'sku' } } },
+      price: [{ jsonld: 'Product.offers.price', type: 'number' }, { selector: '.price', attr: 'text', type: 'number' }],
+      image: { jsonld: 'Product.image[1]', type: 'image' },
+      position: { jsonld: 'BreadcrumbList.itemListElement[2].item.@id', type: 'url' },
+      ogTitle: { meta: 'og:title' },
     }),
   )
 })

@@ -48,6 +48,28 @@ export interface GoalOptions extends ModelOptions {
   checklist?: boolean | ChecklistItem[] | null
   /** Called before a risky action (payment, purchase, deletion, sending); resolve `true` to allow it. Without it such actions stop the run with `risk_review`. `signal` ends the run while it has not answered. */
   approve?: ((action: PendingAction) => boolean | Promise<boolean>) | null
+  /**
+   * Clear the page's consent banner before the goal starts, with @duckduckgo/autoconsent: `'reject'`
+   * refuses, `'accept'` accepts; `false` (default) leaves it to the model. What was done is in `consent`.
+   */
+  consent?: ConsentChoice | false | null
+}
+
+export type ConsentChoice = 'reject' | 'accept'
+
+/** What clearing the consent banner did; the goal runs on whatever it says. */
+export interface ConsentReport {
+  action: ConsentChoice
+  /** The consent platform recognised (autoconsent's rule name), or null when none was. */
+  cmp: string | null
+  /**
+   * `cleared`: the banner was answered (or, for a platform known only by CSS, hidden); `failed`: the
+   * platform's steps did not complete; `none`: no known platform, or its banner was not open;
+   * `timed_out`: an open banner not cleared in 5 s; `error`: the library could not run (see `error`).
+   */
+  outcome: 'cleared' | 'failed' | 'none' | 'timed_out' | 'error'
+  ms: number
+  error?: string
 }
 
 export interface ExtractOptions extends ModelOptions {
@@ -69,6 +91,13 @@ export interface Rule {
   /** What to read: `text`, `html` (default), `outerHTML`, `val`, `href`, `src`, any attribute, a list tried in order, or nested rules. */
   attr?: string | string[] | Rules
   type?: RuleType
+  /**
+   * Reads the page's JSON-LD instead of an element: the @type of the object, then a dotted path,
+   * `[n]` for the nth element of a list (the first otherwise). `'Product.offers.price'`.
+   */
+  jsonld?: string
+  /** Reads the `content` of the `<meta>` whose `property`, `name` or `itemprop` is this. `'og:title'`. */
+  meta?: string
 }
 
 /** Field name → a rule, or a list of rules tried in order. */
@@ -266,6 +295,8 @@ export interface GoalResult {
    * checkable and done. A judgment item, or no checklist, leaves it `false`.
    */
   verified: boolean
+  /** Set when the `consent` option asked to clear a consent banner before the goal. */
+  consent?: ConsentReport
   profiling(options?: ProfilingCallOptions): Promise<GoalProfiling>
 }
 

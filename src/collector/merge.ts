@@ -3,6 +3,7 @@ import { clip } from '../clip.ts'
 import type { Blocker, ObservedElement, ObservedFrame, Observation, ScrollTarget } from './observation.ts'
 import type { FrameReport, Rect } from '../page/types.ts'
 import { LIMITS } from './limits.ts'
+import { dropSharedNearby } from './shared-nearby.ts'
 
 // Joins the reports of every observed frame into one observation: frame-relative rectangles become
 // top-page ones, snapshot IDs are handed out, and the caps and the character budget are applied.
@@ -68,6 +69,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
   const top = frames[0]
   if (!top) throw new Error('mergeFrames needs at least the top document')
 
+  dropSharedNearby(frames)
   type Entry = { frame: number; index: number; element: ObservedElement; handle: H; cost: number }
   const entries: Entry[] = []
   let omitted = 0

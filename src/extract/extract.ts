@@ -2,7 +2,9 @@ import type { Page } from 'puppeteer-core'
 import type { ExtractResult, Rules } from '../../types/index.d.ts'
 import { lockPage, type PageLock } from '../call/page-lock.ts'
 import { watchRun, type RunSignal } from '../call/run-signal.ts'
-import { toError } from '../errors.ts'
+import { toError, UsageError } from '../errors.ts'
+import { LOCAL_PROVIDER } from '../local/decision-model.ts'
+import { resolveLanguageModel } from '../models/resolve-model.ts'
 import { mergeSettings, type Settings } from '../options.ts'
 import { createExtractProfiling } from '../profiling/extract-profiling.ts'
 import { createLedger, type Ledger } from '../profiling/ledger.ts'
@@ -23,6 +25,7 @@ export async function extract(page: Page, args: unknown[], defaults: Partial<Set
   const call = parseExtractArgs(args)
   const settings = mergeSettings(defaults, call.options)
   const written = needsRuleWriter(call, settings)
+  if (written) checkWritesRules(settings)
   const lock = lockPage(page, 'extraction')
   const watch = watchRun(page, settings.signal)
   // Model requests end with the run.
@@ -56,6 +59,20 @@ function needsRuleWriter(call: ExtractCall, settings: Settings): boolean {
   validateRules(call.rules)
   checkFillable(call.rules)
   return needsModel(call.rules)
+}
+
+/**
+ * The offline `'local'` text model refuses every request for rules (src/local/language-model.ts), so
+ * an instruction with it could only fail after the outline was taken (about 270 ms of waiting for
+ * the page to settle): it is refused here, before any page work. It is found by its provider, so an
+ * instance of it passed as `text` is refused too.
+ */
+function checkWritesRules(settings: Settings): void {
+  if (resolveLanguageModel(settings.text).provider !== LOCAL_PROVIDER) return
+  throw new UsageError(
+    "The offline 'local' text model cannot write extraction rules, so extract(instruction) cannot run with it: " +
+      'pass complete rules (every field with a selector), or a real model in `text`.',
+  )
 }
 
 /**

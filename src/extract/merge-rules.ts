@@ -1,18 +1,19 @@
 import type { Rule, Rules } from '../../types/index.d.ts'
 import { UsageError } from '../errors.ts'
-import { fromModelRule, type ModelRule } from './model-rules.ts'
+import { fromModelRule, isMetadataRule, type ModelRule } from './model-rules.ts'
 
-export function hasSelector(rule: Rule): boolean {
-  return rule.selector !== undefined || rule.selectorAll !== undefined
+/** Whether a rule says where its value is: a selector, or the JSON-LD or `<meta>` it reads. */
+export function hasSource(rule: Rule): boolean {
+  return rule.selector !== undefined || rule.selectorAll !== undefined || isMetadataRule(rule)
 }
 
 function nestedRules(attr: Rule['attr'] | ModelRule['attr']): Record<string, Rule | Rule[] | ModelRule> | undefined {
   return attr !== null && typeof attr === 'object' && !Array.isArray(attr) ? attr : undefined
 }
 
-/** Whether rules passed with an instruction leave a selector for the model to write. */
+/** Whether rules passed with an instruction leave a source (a selector, JSON-LD or meta) for the model to write. */
 export function needsModel(rules: Rules): boolean {
-  return Object.values(rules).some((value) => !Array.isArray(value) && !hasSelector(value))
+  return Object.values(rules).some((value) => !Array.isArray(value) && !hasSource(value))
 }
 
 /**
@@ -23,26 +24,29 @@ export function checkFillable(rules: Rules, prefix = ''): void {
   for (const [field, value] of Object.entries(rules)) {
     const path = prefix ? `${prefix}.${field}` : field
     if (Array.isArray(value)) {
-      if (!value.every(hasSelector)) {
-        throw new UsageError(`Invalid rule for field "${path}": with an instruction, a list of fallback rules needs a selector in every rule.`)
+      if (!value.every(hasSource)) {
+        throw new UsageError(
+          `Invalid rule for field "${path}": with an instruction, a list of fallback rules needs a selector in every rule ("jsonld" and "meta" count as one).`,
+        )
       }
       continue
     }
     const nested = nestedRules(value.attr)
-    if (!hasSelector(value) && nested) checkFillable(nested as Rules, path)
+    if (!hasSource(value) && nested) checkFillable(nested as Rules, path)
   }
 }
 
 /**
- * Your rules completed by the model's: a rule of yours with a selector stays as it is; otherwise
- * the model's selector is taken, and your `type` and `attr` win over the model's. The result has
- * exactly your fields and nesting; a reply that omits one of them or nests where you did not throws.
+ * Your rules completed by the model's: a rule of yours with a source (selector, `jsonld` or `meta`)
+ * stays as it is; otherwise the model's source is taken, and your `type` and `attr` win over the
+ * model's, except that a `jsonld` or `meta` source reads no element, so it takes no `attr`. The result
+ * has exactly your fields and nesting; a reply that omits one of them or nests where you did not throws.
  */
 export function mergeRules(user: Rules, model: Record<string, ModelRule>, prefix = ''): Rules {
   const merged: Rules = {}
   for (const [field, value] of Object.entries(user)) {
     const path = prefix ? `${prefix}.${field}` : field
-    if (Array.isArray(value) || hasSelector(value)) {
+    if (Array.isArray(value) || hasSource(value)) {
       merged[field] = value
       continue
     }
@@ -51,6 +55,8 @@ export function mergeRules(user: Rules, model: Record<string, ModelRule>, prefix
     const rule: Rule = {}
     if (reply.selectorAll != null) rule.selectorAll = reply.selectorAll
     else if (reply.selector != null) rule.selector = reply.selector
+    else if (reply.jsonld != null) rule.jsonld = reply.jsonld
+    else if (reply.meta != null) rule.meta = reply.meta
     const yours = nestedRules(value.attr)
     const theirs = nestedRules(reply.attr)
     if (yours) {
@@ -59,7 +65,7 @@ export function mergeRules(user: Rules, model: Record<string, ModelRule>, prefix
     } else {
       if (theirs) throw new Error(`The model's rules do not match yours: the field "${path}" has nested rules where yours has none.`)
       const fromModel = fromModelRule(reply)
-      rule.attr = value.attr ?? fromModel.attr
+      if (!isMetadataRule(rule)) rule.attr = value.attr ?? fromModel.attr
       const type = value.type ?? fromModel.type
       if (type !== undefined) rule.type = type
     }

@@ -2,12 +2,14 @@ import { z } from 'zod'
 import type { Rule, RuleType, Rules } from '../../types/index.d.ts'
 import { RULE_TYPES } from './validate-rules.ts'
 
-/** A rule as a model may write it: the four properties and nothing else; null stands for "not set". */
+/** A rule as a model may write it: the rule properties and nothing else; null stands for "not set". */
 export interface ModelRule {
   selector?: string | null
   selectorAll?: string | null
   attr?: string | string[] | { [field: string]: ModelRule } | null
   type?: RuleType | null
+  jsonld?: string | null
+  meta?: string | null
 }
 
 const modelRule: z.ZodType<ModelRule> = z.lazy(() =>
@@ -17,6 +19,9 @@ const modelRule: z.ZodType<ModelRule> = z.lazy(() =>
     selectorAll: z.string().nullish(),
     attr: z.union([z.string(), z.array(z.string()), z.record(z.string(), modelRule)]).nullish(),
     type: z.enum(RULE_TYPES as [RuleType, ...RuleType[]]).nullish(),
+    // Paths and names, not code: the engine only looks them up in parsed JSON and <meta> tags.
+    jsonld: z.string().nullish(),
+    meta: z.string().nullish(),
   }),
 )
 
@@ -24,7 +29,10 @@ const modelRule: z.ZodType<ModelRule> = z.lazy(() =>
 export const modelReplySchema = z.strictObject({ rules: z.record(z.string(), modelRule) })
 export type ModelReply = z.infer<typeof modelReplySchema>
 
-/** Model rules as engine rules: nulls dropped, and a rule without `attr` reads the text, not the HTML. */
+/**
+ * Model rules as engine rules: nulls dropped, and a rule without `attr` reads the text, not the HTML
+ * (a `jsonld` or `meta` rule reads no element, so it gets no `attr`).
+ */
 export function fromModelRules(rules: Record<string, ModelRule>): Rules {
   const out: Rules = {}
   for (const [field, rule] of Object.entries(rules)) out[field] = fromModelRule(rule)
@@ -35,10 +43,18 @@ export function fromModelRule(rule: ModelRule): Rule {
   const out: Rule = {}
   if (rule.selector != null) out.selector = rule.selector
   if (rule.selectorAll != null) out.selectorAll = rule.selectorAll
+  if (rule.jsonld != null) out.jsonld = rule.jsonld
+  if (rule.meta != null) out.meta = rule.meta
   const attr = rule.attr
-  if (attr == null) out.attr = 'text'
-  else if (typeof attr === 'string' || Array.isArray(attr)) out.attr = attr
+  if (attr == null) {
+    if (!isMetadataRule(out)) out.attr = 'text'
+  } else if (typeof attr === 'string' || Array.isArray(attr)) out.attr = attr
   else out.attr = fromModelRules(attr)
   if (rule.type != null) out.type = rule.type
   return out
+}
+
+/** Whether a rule reads the page's JSON-LD or `<meta>` tags rather than an element. */
+export function isMetadataRule(rule: Rule | ModelRule): boolean {
+  return rule.jsonld != null || rule.meta != null
 }

@@ -24,16 +24,19 @@ Reply with one JSON object: {"rules": {<field name>: <rule>, ...}}. A rule has o
 - "selectorAll": a CSS selector for every matching element; the field becomes a list.
 - "attr": what to read from the element: "text" (the default), "html", "val" (current value of a form field), "href", "src", any attribute name, a list of those to try in order, or an object of nested rules that are read relative to each matched element.
 - "type": "number", "url", "image", "date" or "string".
-Nothing else: no code, no "evaluate".
+- "jsonld": instead of a selector, a path into the page's JSON-LD: the @type of the object, then its properties, dotted, with [n] for the nth item of a list (the first otherwise), e.g. "Product.offers.price", "Product.image[1]". It takes no "attr".
+- "meta": instead of a selector, the property, name or itemprop of a <meta> tag whose content to read, e.g. "og:title", "product:price:amount". It takes no "attr".
+Nothing else: no code, no "evaluate". One of "selector", "selectorAll", "jsonld" or "meta" per rule.
 
 How to write good rules:
 - For a list of things (results, products, rows, comments), use "selectorAll" on the element that wraps one item, and "attr" with nested rules for its fields. Nested selectors are relative to that item; a nested rule without a selector reads the item itself.
+- When the outline's "json-ld" or "meta" lines hold a value of the whole page (a product's price, name, brand, availability), prefer "jsonld" or "meta" with the name shown there: they do not change with the layout. A "jsonld" or "meta" rule inside nested rules reads only the metadata inside each matched item.
 - Use "attr": "href" with "type": "url" for links, "attr": "src" with "type": "image" for images, "type": "number" for prices and counts, "type": "date" for dates.
 - Prefer stable hooks: ids, data-* attributes, itemprop, aria-label, roles, element names and readable class names. Avoid class names that look generated (hashes such as "css-1x2y3z" or "card-module__ckj4h"): they change whenever the site is rebuilt.
 - Selectors are plain CSS as used by document.querySelector: no jQuery extensions such as :contains() or :eq().
 - Every selector must match something in the outline below. Rules select every match: do not try to limit a list to a number of items.
 
-The page is given as an outline: one element a line, indented by nesting, as tag#id.class[attribute="value"] "its own text". Text is clipped at 80 characters, and of several similar siblings only the first three are shown, followed by a count of the rest.`
+The page is given as an outline: first its metadata (meta <name> = "<content>" and json-ld <Type>.<path> = <value> lines), then its main content, then the rest of the page. One element a line, as <depth> tag#id.class[attribute="value"] "its own text": the depth is a number, and a line is a child of the nearest line above it with a depth one less; "a > b" on one line is an element a whose only child is b. Generated class names are left out. Text is clipped at 80 characters, and of several similar siblings only the first three are shown, followed by a count of the rest.`
 
 function prompt(instruction: string, page: PageOutline, rules: Rules | undefined): string {
   const parts = [`Instruction: ${instruction}`]

@@ -2,9 +2,12 @@ import type { RuleType, Rules } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { UsageError } from '../errors.ts'
 import { showValue } from '../options.ts'
+import { JSON_LD_PATH } from '../page/json-ld.ts'
 
 export const RULE_TYPES: readonly RuleType[] = ['number', 'url', 'image', 'date', 'string']
-export const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type'] as const
+export const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type', 'jsonld', 'meta'] as const
+/** Longest `jsonld` path or `meta` name: real ones are under 60 characters; the limit keeps a runaway reply out of messages. */
+export const MAX_METADATA_NAME = 200
 
 /** One rule's place in the rules, for error messages: `products.price`, or `title[1]` for the second fallback. */
 type FieldPath = string
@@ -121,8 +124,9 @@ function validateRule(rule: unknown, path: FieldPath): void {
       throw invalid(path, `unknown property "${key}" (a rule may only have ${RULE_KEYS.join(', ')})`)
     }
   }
-  const { selector, selectorAll, attr, type } = rule
+  const { selector, selectorAll, attr, type, jsonld, meta } = rule
   if (selector !== undefined && selectorAll !== undefined) throw invalid(path, 'a rule has either "selector" or "selectorAll", not both')
+  if (jsonld !== undefined || meta !== undefined) validateMetadataRule(rule, path)
   for (const [key, value] of [['selector', selector], ['selectorAll', selectorAll]] as const) {
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
       throw invalid(path, `"${key}" must be a non-empty CSS selector, got ${showValue(value)}`)
@@ -147,6 +151,23 @@ function validateRule(rule: unknown, path: FieldPath): void {
   } else {
     throw invalid(path, `"attr" must be a string, a list of strings or nested rules, got ${showValue(attr)}`)
   }
+}
+
+/** A `jsonld` or `meta` rule names where the value is and nothing else but its `type`. */
+function validateMetadataRule(rule: Record<string, unknown>, path: FieldPath): void {
+  const key = rule.jsonld !== undefined ? 'jsonld' : 'meta'
+  for (const other of ['selector', 'selectorAll', 'attr', key === 'jsonld' ? 'meta' : 'jsonld']) {
+    if (rule[other] !== undefined) throw invalid(path, `a "${key}" rule reads the page's metadata: it has no "${other}"`)
+  }
+  const name = rule[key]
+  if (typeof name !== 'string' || name.trim() === '') throw invalid(path, `"${key}" must be a non-empty string, got ${showValue(name)}`)
+  if (name.length > MAX_METADATA_NAME) throw invalid(path, `"${key}" is ${name.length} characters long; at most ${MAX_METADATA_NAME} are allowed`)
+  if (key === 'meta') return
+  if (!JSON_LD_PATH.test(name)) {
+    throw invalid(path, `"jsonld" must be a type and a dotted path such as "Product.offers.price" or "Product.image[1]", got ${showValue(name)}`)
+  }
+  const reserved = name.split(/[.[]/).find((part) => RESERVED_FIELDS.has(part))
+  if (reserved) throw invalid(path, `"jsonld" may not step through "${reserved}"`)
 }
 
 function invalid(path: FieldPath, problem: string): UsageError {

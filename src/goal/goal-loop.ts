@@ -1,10 +1,11 @@
 import type { Page } from 'puppeteer-core'
-import type { BlockedReason, ChecklistReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
+import type { BlockedReason, ChecklistReport, ConsentReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
 import type { Observation, Snapshot } from '../collector/observation.ts'
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
 import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
 import { watchRun, type RunSignal } from '../call/run-signal.ts'
+import { dismissConsent } from '../consent/dismiss-consent.ts'
 import { BlockedError, toError } from '../errors.ts'
 import type { ActionOutcome, CheckFreshness } from '../executor/act.ts'
 import { watchPageEvents, type PageEvents } from '../executor/page-events.ts'
@@ -47,6 +48,8 @@ export interface LoopOutcome {
   verified: boolean
   /** The last observation made, for the evaluator; absent when the page was never observed. */
   observation?: Observation
+  /** What clearing the consent banner did, when the `consent` option asked for it. */
+  consent?: ConsentReport
 }
 
 /**
@@ -85,6 +88,7 @@ class GoalRun {
   #decisions = 0
   // The entry of the step in progress, logged once its step is over (at the next decision or the end).
   #open: TraceEntry | undefined
+  #consent: ConsentReport | undefined
   #stepStarted = performance.now()
 
   constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger) {
@@ -102,6 +106,8 @@ class GoalRun {
     try {
       // Answering dialogs needs the page to answer first; a watcher that arrives after the run is removed.
       this.#events = await run.race(watchPageEvents(this.#page), (late) => late.dispose())
+      // Before the first observation, so the model never sees the banner; it never fails the run.
+      if (this.#settings.consent) this.#consent = await run.race(dismissConsent(this.#page, this.#settings.consent))
       await this.#observe([])
       while (!(await this.#step())) {
         // Each turn is one decision request.
@@ -362,6 +368,7 @@ class GoalRun {
       outcome.failure = failureTag(outcome.error, { phase: this.#phase, callerAborted: this.#callerSignal?.aborted === true })
     }
     if (this.#snapshot) outcome.observation = this.#snapshot.observation
+    if (this.#consent) outcome.consent = this.#consent
     return outcome
   }
 }

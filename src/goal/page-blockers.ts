@@ -11,7 +11,8 @@ const ORDER: Blocker['kind'][] = ['no_body', 'captcha', 'password', 'file_input'
 
 /**
  * What on the observed page stops the run before any decision: a new tab, human verification, a login,
- * or a surface the agent cannot read or act on. These stop the whole run, even when unrelated to the goal.
+ * or a surface the agent cannot read or act on (a canvas is one only when it is most of the viewport, as
+ * the collector reports it). These stop the whole run, even when unrelated to the goal.
  */
 export function pageBlock(observation: Observation): PageBlock | undefined {
   // The goal may well go on in the new tab, which the agent does not follow: going on here could end in
@@ -38,6 +39,6 @@ export function pageBlock(observation: Observation): PageBlock | undefined {
     case 'no_body':
       return { reason: 'unsupported_surface', message: `The document has no body (${observation.url}), so there is no page the agent can read or act on.` }
     case 'canvas':
-      return { reason: 'unsupported_surface', message: `The page has a visible canvas${where}, whose content the agent cannot read.` }
+      return { reason: 'unsupported_surface', message: `A canvas covers most of the page${where}; the agent cannot read or act on its content.` }
   }
 }

@@ -52,6 +52,7 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
     }
     if (outcome.error) result.error = outcome.error
     if (outcome.failure) result.failure = outcome.failure
+    if (outcome.consent) result.consent = outcome.consent
     return result
   } finally {
     lock.release()

@@ -41,13 +41,16 @@ export function boxOf(el: Element): DOMRect {
   return box
 }
 
-export function rendered(el: Element): boolean {
-  let answer = renderedAnswers.get(el)
-  if (answer === undefined) {
-    answer = renderedNow(el)
-    renderedAnswers.set(el, answer)
-  }
+/** The answer `cache` holds for `key`, computed and kept on the first ask. */
+export function remembered<K, V>(cache: Map<K, V>, key: K, compute: (key: K) => V): V {
+  if (cache.has(key)) return cache.get(key)!
+  const answer = compute(key)
+  cache.set(key, answer)
   return answer
+}
+
+export function rendered(el: Element): boolean {
+  return remembered(renderedAnswers, el, renderedNow)
 }
 
 function renderedNow(el: Element): boolean {

@@ -1,15 +1,29 @@
 import { attr, composedParent } from './dom.ts'
-import { callCache } from './layout.ts'
+import { callCache, remembered, rendered } from './layout.ts'
 import { clip, textOf } from './text.ts'
+import { hiddenFromUsers } from './visibility.ts'
 
-// Short text near a control (its row or list item, else the heading before it) so that five links
-// called "Quickstart" can be told apart.
+// Short text near a control (its row, list item or card, else the rendered heading before it in its own
+// part of the page) so that five links called "Quickstart" can be told apart. A heading counts only
+// when it is structurally near: not hidden, and not inside a landmark, section, row or overlay (a
+// cookie banner, a dialog) that the control is not in.
 
 const ROW_TAGS = new Set(['li', 'tr', 'article', 'dd', 'fieldset'])
 const ROW_ROLES = new Set(['row', 'listitem', 'article', 'group', 'radiogroup'])
 export const HEADINGS = 'h1,h2,h3,h4,h5,h6,[role="heading"]'
 
+/** Parts of a page whose headings speak only for what is inside them. */
+const SCOPE_TAGS = new Set(['section', 'article', 'aside', 'nav', 'main', 'form', 'fieldset', 'dialog', 'li', 'tr'])
+const SCOPE_ROLES = new Set([
+  'dialog', 'alertdialog', 'region', 'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'form', 'search',
+  'listitem', 'row', 'article',
+])
+/** `header`/`footer` are the page's banner and footer only outside sectioning content (HTML-AAM). */
+const SECTIONING = 'article,aside,main,nav,section'
+
 const headingCache = callCache<Node, Element[]>()
+const scopeCache = callCache<Element, Element | null>()
+const scopeAnswers = callCache<Element, boolean>()
 
 function headingsOf(root: Document | ShadowRoot): Element[] {
   let found = headingCache.get(root)
@@ -20,7 +34,42 @@ function headingsOf(root: Document | ShadowRoot): Element[] {
   return found
 }
 
-/** The last heading before `el` in its tree (not one that contains it), then in the host's tree. */
+function isScope(el: Element): boolean {
+  return remembered(scopeAnswers, el, isScopeNow)
+}
+
+function isScopeNow(el: Element): boolean {
+  const tag = el.localName
+  if (SCOPE_TAGS.has(tag) || SCOPE_ROLES.has(attr(el, 'role').split(/\s+/)[0]!)) return true
+  if ((tag === 'header' || tag === 'footer') && !el.parentElement?.closest(SECTIONING)) return true
+  // A fixed or sticky box sits over the page (cookie banners, chat widgets, toolbars): its own part.
+  const position = getComputedStyle(el).position
+  return position === 'fixed' || position === 'sticky'
+}
+
+/** The closest part of the page that holds `heading` (in its own tree), or null for the whole tree. */
+function scopeOf(heading: Element): Element | null {
+  let found = scopeCache.get(heading)
+  if (found === undefined) {
+    found = null
+    for (let node = heading.parentElement; node && node.localName !== 'body'; node = node.parentElement) {
+      if (isScope(node)) {
+        found = node
+        break
+      }
+    }
+    scopeCache.set(heading, found)
+  }
+  return found
+}
+
+function speaksFor(heading: Element, anchor: Element): boolean {
+  if (heading.contains(anchor) || !rendered(heading) || hiddenFromUsers(heading)) return false
+  const scope = scopeOf(heading)
+  return !scope || scope.contains(anchor)
+}
+
+/** The last heading before `el` in its tree that speaks for it, then in the host's tree. */
 function precedingHeading(el: Element): Element | null {
   let anchor: Element | null = el
   while (anchor) {
@@ -35,18 +84,24 @@ function precedingHeading(el: Element): Element | null {
       else hi = mid
     }
     for (let i = lo - 1; i >= 0; i--) {
-      if (!list[i]!.contains(anchor)) return list[i]!
+      if (speaksFor(list[i]!, anchor)) return list[i]!
     }
     anchor = root.nodeType === 11 ? (root as ShadowRoot).host : null
   }
   return null
 }
 
-function isRow(el: Element): boolean {
-  return ROW_TAGS.has(el.localName) || ROW_ROLES.has(attr(el, 'role'))
+/** One of a run of like siblings (same tag and class): a product card in a grid, a row of divs. */
+function isCard(el: Element): boolean {
+  const like = (other: Element | null) => !!other && other.localName === el.localName && other.getAttribute('class') === el.getAttribute('class')
+  return like(el.previousElementSibling) || like(el.nextElementSibling)
 }
 
-/** Short text that tells this control apart: its row or list item, else the closest heading before it. */
+function isRow(el: Element): boolean {
+  return ROW_TAGS.has(el.localName) || ROW_ROLES.has(attr(el, 'role')) || isCard(el)
+}
+
+/** Short text that tells this control apart: its row, list item or card, else the closest heading before it. */
 export function nearbyOf(el: Element, name: string, limit: number): string {
   let hops = 0
   for (let node = composedParent(el); node && node.nodeType === 1 && hops < 8; node = composedParent(node), hops++) {

@@ -1,14 +1,15 @@
+import { canvasSurface, captchaField, captchaPhrase, captchaWidget } from './blockers.ts'
 import { inputType } from './dom.ts'
 import { describe, fingerprintOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
-import { boxOf, vh, vw } from './layout.ts'
+import { vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
 import { scrollersAround } from './scrollers.ts'
 import { clip, SKIP_TAGS } from './text.ts'
 import type { FrameReport, ObserveRequest, RawBlocker, RawElement } from './types.ts'
 import { viewportText } from './viewport-text.ts'
-import { disabled, round, visibility } from './visibility.ts'
+import { disabled, inViewport, labelledVisibility, round, visibility } from './visibility.ts'
 
 // One frame's observation: the controls a person could use now, the viewport's text, blockers,
 // scroll containers, and what this frame shows of its child frames (`owners`, their iframes).
@@ -63,34 +64,20 @@ export function observe(request: ObserveRequest, ...owners: Element[]): string |
   const blockers: RawBlocker[] = []
   let omitted = 0
   const seenNodes = new Set<Element>()
+  let challengeField: Element | undefined
 
   for (const el of candidates) {
     const type = inputType(el)
-    const labelled = type === 'checkbox' || type === 'radio'
     // Cheap first cut: most controls of a long page are outside the viewport. A checkbox or radio may
-    // be moved off-screen on purpose and be offered through its label.
-    if (!labelled) {
-      const rect = boxOf(el)
-      if (rect.bottom <= 0 || rect.right <= 0 || rect.top >= vh || rect.left >= vw) continue
-    }
-    if (disabled(el)) continue
-    let node = el
-    let seen = visibility(el)
-    if ('reason' in seen && labelled) {
-      const labels = Array.from((el as HTMLInputElement).labels ?? [])
-      for (const label of labels) {
-        const viaLabel = visibility(label)
-        if (!('reason' in viaLabel)) {
-          node = label
-          seen = viaLabel
-          break
-        }
-      }
-    }
-    if ('reason' in seen || seenNodes.has(node)) continue
+    // be hidden or moved off-screen on purpose and be offered through its label.
+    const labelled = type === 'checkbox' || type === 'radio'
+    if (!labelled && !inViewport(el)) continue
+    const { node, seen } = labelled ? labelledVisibility(el) : { node: el, seen: visibility(el) }
+    if ('reason' in seen || seenNodes.has(node) || disabled(el)) continue
     seenNodes.add(node)
     if (type === 'password') blockers.push({ kind: 'password', rect: round(seen.rect), at: seen.at })
     if (type === 'file') blockers.push({ kind: 'file_input', rect: round(seen.rect), at: seen.at })
+    if (type === 'text' && !challengeField && captchaField(el)) challengeField = el
     if (elements.length >= request.maxElements) {
       omitted++
       continue
@@ -102,12 +89,14 @@ export function observe(request: ObserveRequest, ...owners: Element[]): string |
 
   for (const canvas of canvases) {
     const seen = visibility(canvas)
-    if ('reason' in seen || seen.rect.width < 32 || seen.rect.height < 32) continue
+    if ('reason' in seen || !canvasSurface(seen.rect)) continue
     blockers.push({ kind: 'canvas', rect: round(seen.rect), at: seen.at })
   }
 
   const { text, holders, captcha } = viewportText(texts, request.textLimit)
-  if (captcha) blockers.unshift(captcha)
+  // A field's prompt may be its placeholder or label only, so the offered names are read too.
+  const verification = captcha ?? captchaWidget(challengeField) ?? captchaPhrase([text, ...elements.map((element) => element.name)])
+  if (verification) blockers.unshift(verification)
   // An XML or SVG document has no body: no form, no text layout the agent can reason about.
   if (!document.body && window === window.top) blockers.push({ kind: 'no_body', rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] })
 

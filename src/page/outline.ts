@@ -1,12 +1,18 @@
+import { isGeneratedName } from './generated-names.ts'
+import { chromeWithin, findMainContent } from './main-content.ts'
+import { metadataLines } from './outline-metadata.ts'
 import { clip, collapse } from './text.ts'
 
-// The outline the rule writer shows a text model: one element a line, similar siblings counted.
+// The outline the rule writer shows a text model. Dense, because it is capped and real pages are
+// large: the page's metadata first, then its main content, then the rest of the body; one element a
+// line (bare wrappers joined to their child's line), its depth as a number instead of indentation,
+// generated class names left out, similar siblings counted.
 
 /** What the rule writer shows the model about the page. */
 export interface PageOutline {
   url: string
   title: string
-  /** One element a line, indented by nesting. */
+  /** The metadata and the elements, one a line, each element's depth as a number before it. */
   outline: string
 }
 
@@ -23,25 +29,31 @@ export interface OutlineLimits {
   intervalMs: number
 }
 
+// Room kept under the cap for the line saying the outline was cut.
+const CUT_NOTE_ROOM = 80
+
 /**
- * Outlines the body,
+ * Outlines the page,
  * then again after each interval until two takes are the same or the wait is over.
  */
 export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
-  // Elements, not text: a select's options are outlined, unlike in read text.
-  const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta'])
+  // Elements, not text: a select's options are outlined, unlike in read text. A `<meta>` in the body
+  // (itemprop microdata) is outlined: its content is often the price.
+  const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'link'])
   // Attributes besides id, class and data-* that tell a model what an element is or holds.
   const SHOWN = ['role', 'aria-label', 'name', 'type', 'itemprop', 'href', 'src', 'alt', 'title', 'placeholder', 'datetime', 'content', 'for', 'value']
 
-  function classesOf(element: Element): string {
-    const names = typeof element.className === 'string' ? element.className.trim() : (element.getAttribute('class') ?? '').trim()
-    return names ? `.${names.split(/\s+/).join('.')}` : ''
+  /** `tag#id.class`, generated ids and class names left out: a rule built on them breaks at the next build. */
+  function nameOf(element: Element): string {
+    let name = element.localName
+    if (element.id && !isGeneratedName(element.id)) name += `#${element.id}`
+    const classes = typeof element.className === 'string' ? element.className : (element.getAttribute('class') ?? '')
+    for (const token of classes.split(/\s+/)) if (token && !isGeneratedName(token)) name += `.${token}`
+    return name
   }
 
   function label(element: Element): string {
-    let line = element.localName
-    if (element.id) line += `#${element.id}`
-    line += classesOf(element)
+    let line = nameOf(element)
     for (const attribute of Array.from(element.attributes)) {
       const name = attribute.name
       if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(clip(attribute.value, limits.textChars + 1))}]`
@@ -57,28 +69,43 @@ export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
 
   // Same tag, same classes, same children (by tag and classes): one of a run of list items or cards.
   function shape(element: Element): string {
-    let key = element.localName + classesOf(element) + '>'
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) key += `${child.localName}${classesOf(child)},`
+    let key = nameOf(element) + '>'
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) key += `${nameOf(child)},`
     return key
+  }
+
+  /** Whether anything is outlined before the element when the body is outlined in order. */
+  function preceded(element: Element, body: Element): boolean {
+    for (let node: Element | null = element; node && node !== body; node = node.parentElement) {
+      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (!SKIPPED.has(sibling.localName)) return true
+    }
+    return false
   }
 
   function take(): string {
     const lines: string[] = []
     let size = 0
     let full = false
-    const add = (depth: number, text: string) => {
+    const add = (line: string) => {
       if (full) return
-      const line = '  '.repeat(depth) + text
-      if (size + line.length + 1 > limits.maxChars - 80) {
+      if (size + line.length + 1 > limits.maxChars - CUT_NOTE_ROOM) {
         full = true
         return
       }
       lines.push(line)
       size += line.length + 1
     }
-    const walk = (element: Element, depth: number) => {
-      add(depth, label(element))
-      const children = Array.from(element.children).filter((child) => !SKIPPED.has(child.localName))
+    // Elements outlined in another section: one line here saying where.
+    const elsewhere = new Map<Element, string>()
+    const walk = (element: Element, depth: number, prefix = '') => {
+      const moved = elsewhere.get(element)
+      if (moved) return add(`${depth} ${prefix}${nameOf(element)} (${moved})`)
+      const line = label(element)
+      // An SVG's shapes hold nothing a rule reads, and icons put dozens of them in every menu item.
+      const children = element.localName === 'svg' ? [] : Array.from(element.children).filter((child) => !SKIPPED.has(child.localName))
+      // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
+      if (line === element.localName && children.length === 1) return walk(children[0], depth, `${prefix}${line} > `)
+      add(`${depth} ${prefix}${line}`)
       const shapes = children.map(shape)
       const totals = new Map<string, number>()
       for (const key of shapes) totals.set(key, (totals.get(key) ?? 0) + 1)
@@ -89,14 +116,32 @@ export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
         seen.set(key, count)
         if (count <= limits.similarShown) walk(children[index], depth + 1)
         const total = totals.get(key) ?? 0
-        if (count === limits.similarShown && total > count) {
-          const child = children[index]
-          add(depth + 1, `… ${total - count} more ${child.localName}${classesOf(child)} like the ones above`)
-        }
+        if (count === limits.similarShown && total > count) add(`${depth + 1} … ${total - count} more ${nameOf(children[index])} like the ones above`)
       }
     }
-    const root = document.body ?? document.documentElement
-    if (root) walk(root, 0)
+
+    const metadata = metadataLines(limits.textChars)
+    if (metadata.length) add('Metadata:')
+    for (const line of metadata) add(line)
+    const body = document.body ?? document.documentElement
+    const main = body ? findMainContent(body, SKIPPED) : undefined
+    // Page chrome inside the main content: the block holding all the content can hold the header too.
+    const chrome = main ? chromeWithin(main) : []
+    if (body && main && (chrome.length || preceded(main, body))) {
+      // The main content first, page chrome inside it after the rest of the page.
+      for (const element of chrome) elsewhere.set(element, 'outlined at the end')
+      add('Main content:')
+      walk(main, 0)
+      elsewhere.clear()
+      elsewhere.set(main, 'the main content, outlined above')
+      add('Rest of the page:')
+      walk(body, 0)
+      elsewhere.clear()
+      for (const element of chrome) walk(element, 0)
+    } else if (body) {
+      if (metadata.length) add('Page:')
+      walk(body, 0)
+    }
     if (full) lines.push(`… (outline cut at ${limits.maxChars} characters)`)
     return lines.join('\n')
   }

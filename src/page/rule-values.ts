@@ -11,31 +11,70 @@ const DAY_MONTH_YEAR = new RegExp(`(?<!\\d)(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\
 const MONTH_YEAR = new RegExp(`\\b${MONTH}\\s+(\\d{4})(?!\\d)`, 'i')
 const TIME = /^(?:T|,?\s*(?:at\s+)?)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?\s*(am|pm)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?/i
 
-function parseNumber(text: string): number | undefined {
-  const match = /([-\u2212]?)(\d[\d.,]*)/.exec(text)
+// Separators of thousands that are never decimal: space, no-break space (U+00A0), narrow no-break
+// space (U+202F, French), thin space (U+2009), and the apostrophes of Swiss prices ("1'299.00").
+const GROUP = "[ \\u00a0\\u202f\\u2009'\\u2019]"
+// The first number: either one to three digits followed by groups of exactly three digits after a
+// GROUP separator, with an optional decimal part ("131 990", "1 299,00"), or digits with . and ,.
+const NUMBER = new RegExp(`([-\\u2212]?)(?:(\\d{1,3}(?:${GROUP}\\d{3}(?!\\d))+(?:[.,]\\d+)?)|(\\d[\\d.,]*))`)
+
+interface FoundNumber {
+  negative: boolean
+  /** Digits and separators as written, GROUP separators removed; `grouped` says there were some. */
+  digits: string
+  grouped: boolean
+  /** Where the number ends in the text. */
+  end: number
+}
+
+function findNumber(text: string): FoundNumber | undefined {
+  const match = NUMBER.exec(text)
   if (!match) return undefined
   // A dash glued to a word ("SKU-12") is a hyphen, not a sign.
   const before = text[match.index - 1]
   const negative = match[1] !== '' && !(before && /[\p{L}\p{N}]/u.test(before))
-  const digits = match[2].split(/[.,]{2,}/)[0].replace(/[.,]+$/, '')
+  const grouped = match[2] !== undefined
+  const digits = grouped ? match[2].replace(new RegExp(GROUP, 'g'), '') : match[3]
+  return { negative, digits, grouped, end: match.index + match[0].length }
+}
+
+function parseNumber(text: string): number | undefined {
+  const found = findNumber(text)
+  if (!found) return undefined
+  // After groups of thousands, a remaining . or , can only be the decimal separator.
+  const value = found.grouped ? Number(found.digits.replace(',', '.')) : readSeparators(found.digits)
+  if (!Number.isFinite(value)) return undefined
+  return found.negative ? -value : value
+}
+
+function readSeparators(written: string): number {
+  const digits = written.split(/[.,]{2,}/)[0].replace(/[.,]+$/, '')
   const separators = digits.match(/[.,]/g) ?? []
-  let value: number
-  if (separators.length === 0) {
-    value = Number(digits)
-  } else if (digits.includes('.') && digits.includes(',')) {
+  if (separators.length === 0) return Number(digits)
+  if (digits.includes('.') && digits.includes(',')) {
     // Both kinds: the last one is the decimal separator.
     const last = Math.max(digits.lastIndexOf('.'), digits.lastIndexOf(','))
-    value = Number(`${digits.slice(0, last).replace(/[.,]/g, '')}.${digits.slice(last + 1)}`)
-  } else {
-    const groups = digits.split(/[.,]/)
-    if (groups.length > 2) {
-      value = groups.slice(1).every((group) => group.length === 3) ? Number(groups.join('')) : readSingle(groups[0], groups[1])
-    } else {
-      value = readSingle(groups[0], groups[1])
-    }
+    return Number(`${digits.slice(0, last).replace(/[.,]/g, '')}.${digits.slice(last + 1)}`)
   }
+  const groups = digits.split(/[.,]/)
+  if (groups.length > 2) {
+    return groups.slice(1).every((group) => group.length === 3) ? Number(groups.join('')) : readSingle(groups[0], groups[1])
+  }
+  return readSingle(groups[0], groups[1])
+}
+
+/**
+ * A price written with its cents as a superscript ("173<sup>34</sup> Lei"): `whole` is the text up to
+ * the superscript, `cents` its digits. When the first number of `whole` runs to its end, every
+ * separator in it is a thousands separator and the cents are the decimals; otherwise the superscript
+ * is not part of the first number, which is read as usual.
+ */
+export function numberWithCents(whole: string, cents: string): number | undefined {
+  const found = findNumber(whole)
+  if (!found || found.end !== whole.length) return parseNumber(whole)
+  const value = Number(`${found.digits.replace(/[.,]/g, '')}.${cents}`)
   if (!Number.isFinite(value)) return undefined
-  return negative ? -value : value
+  return found.negative ? -value : value
 }
 
 // One separator: thousands when exactly three digits follow and the whole part is not zero ("3.142", "16.690").

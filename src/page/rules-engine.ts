@@ -1,5 +1,8 @@
 import type { Rules } from '../../types/index.d.ts'
-import { convert } from './rule-values.ts'
+import { forgetJsonLd, readJsonLd } from './json-ld.ts'
+import { metaContents } from './meta-tags.ts'
+import { convert, numberWithCents } from './rule-values.ts'
+import { superscriptCents } from './superscript-cents.ts'
 import { markupText } from './text.ts'
 
 /** What one run of the engine gives back to Node: the data, or the first selector the browser refused. */
@@ -7,7 +10,7 @@ export type EngineOutcome =
   | { ok: true; data: Record<string, unknown> }
   | { ok: false; field: string; selector: string; message: string }
 
-type AnyRule = { selector?: string; selectorAll?: string; attr?: string | string[] | AnyRules; type?: string }
+type AnyRule = { selector?: string; selectorAll?: string; attr?: string | string[] | AnyRules; type?: string; jsonld?: string; meta?: string }
 type AnyRules = { [field: string]: AnyRule | AnyRule[] }
 type Context = Element | null // null: the whole page
 
@@ -64,6 +67,11 @@ let base = ''
 function readValue(context: Context, rule: AnyRule): unknown {
   const attrs = rule.attr === undefined ? ['html'] : typeof rule.attr === 'string' ? [rule.attr] : (rule.attr as string[])
   for (const attr of attrs) {
+    if (attr === 'text' && rule.type === 'number' && context !== null) {
+      const price = superscriptCents(context)
+      const value = price && numberWithCents(price.whole, price.cents)
+      if (value !== undefined) return value
+    }
     const raw = read(context, attr)
     if (raw === null) continue
     const value = convert(raw, rule.type, base)
@@ -72,8 +80,26 @@ function readValue(context: Context, rule: AnyRule): unknown {
   return undefined
 }
 
+// A JSON-LD or meta rule reads the metadata inside its context, as a selector would: the whole page
+// at the top level, each match of the enclosing selectorAll in nested rules.
+function readMetadata(context: Context, rule: AnyRule): unknown {
+  const scope = context ?? document
+  if (rule.jsonld === undefined) {
+    for (const text of metaContents(scope, rule.meta!)) {
+      const value = convert(text, rule.type, base)
+      if (value !== undefined) return value
+    }
+    return undefined
+  }
+  const found = readJsonLd(scope, rule.jsonld)
+  // A JSON number is exact as it is: read as text, 1234.567 would be taken for thousands.
+  if (typeof found === 'number' && (rule.type === 'number' || rule.type === undefined)) return Number.isFinite(found) ? found : undefined
+  return found === undefined ? undefined : convert(String(found), rule.type, base)
+}
+
 // undefined is a miss; so is a list with nothing in it, so the next fallback gets its turn.
 function evaluateRule(rule: AnyRule, context: Context): unknown {
+  if (rule.jsonld !== undefined || rule.meta !== undefined) return readMetadata(context, rule)
   const nested = rule.attr !== undefined && typeof rule.attr === 'object' && !Array.isArray(rule.attr) ? (rule.attr as AnyRules) : undefined
   if (rule.selectorAll !== undefined) {
     const matches = (context ?? document).querySelectorAll(rule.selectorAll)
@@ -118,5 +144,9 @@ export function rulesEngine(rules: Rules): EngineOutcome {
   base = document.baseURI
   const bad = firstBadSelector(rules as AnyRules, '', document.createDocumentFragment())
   if (bad) return bad
-  return { ok: true, data: evaluateFields(rules as AnyRules, null) }
+  try {
+    return { ok: true, data: evaluateFields(rules as AnyRules, null) }
+  } finally {
+    forgetJsonLd()
+  }
 }

@@ -1,5 +1,5 @@
 import { attr, composedParent } from './dom.ts'
-import { boxOf, rendered, vh, vw } from './layout.ts'
+import { boxOf, callCache, rendered, vh, vw } from './layout.ts'
 import type { Point, Rect } from './types.ts'
 
 // Whether a person can see and reach an element: rendered, in the viewport, not hidden from users,
@@ -98,4 +98,54 @@ export function visibility(el: Element): Seen {
     }
   }
   return { reason: 'covered' }
+}
+
+/** Some of the box is inside the viewport: the cheap first cut before any style or hit-test work. */
+export function inViewport(el: Element): boolean {
+  const rect = boxOf(el)
+  return rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw
+}
+
+// Per document or shadow root, its `label[for]` elements by the id they name: read once per call.
+// `el.labels` costs a walk of the whole tree for each control, which on a shop with thousands of
+// filter checkboxes made one observation take most of a second.
+const labelsByFor = callCache<Node, Map<string, HTMLLabelElement[]>>()
+
+/** The labels of a control (as `el.labels`): its enclosing label and those naming its id. */
+function labelsOf(el: Element): HTMLLabelElement[] {
+  const found: HTMLLabelElement[] = []
+  const enclosing = el.closest('label')
+  if (enclosing && enclosing.control === el) found.push(enclosing)
+  if (!el.id) return found
+  const root = el.getRootNode() as Document | ShadowRoot
+  let byFor = labelsByFor.get(root)
+  if (!byFor) {
+    byFor = new Map()
+    for (const label of Array.from(root.querySelectorAll<HTMLLabelElement>('label[for]'))) {
+      const list = byFor.get(label.htmlFor) ?? []
+      list.push(label)
+      byFor.set(label.htmlFor, list)
+    }
+    labelsByFor.set(root, byFor)
+  }
+  for (const label of byFor.get(el.id) ?? []) if (label !== enclosing && label.control === el) found.push(label)
+  return found
+}
+
+/**
+ * A checkbox or radio as a person reaches it: the control itself, or else one of its labels (custom
+ * controls hide or move the input and draw the label). Only boxes inside the viewport are tested further,
+ * so the thousands of unrendered options of collapsed filter lists cost one box read each.
+ */
+export function labelledVisibility(el: Element): { node: Element; seen: Seen } {
+  if (inViewport(el)) {
+    const seen = visibility(el)
+    if (!('reason' in seen)) return { node: el, seen }
+  }
+  for (const label of labelsOf(el)) {
+    if (!inViewport(label)) continue
+    const seen = visibility(label)
+    if (!('reason' in seen)) return { node: label, seen }
+  }
+  return { node: el, seen: { reason: 'hidden' } }
 }

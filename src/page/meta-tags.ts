@@ -1,0 +1,16 @@
+// How a rule reads a `<meta>` tag: Open Graph and Twitter tags name it with `property` or `name`,
+// microdata with `itemprop`. Names are compared without case, as HTML compares `name`.
+
+const NAMING = ['property', 'name', 'itemprop']
+
+/** The `content` of each `<meta>` inside `scope` named `name`, in document order. */
+export function metaContents(scope: ParentNode, name: string): string[] {
+  const wanted = name.toLowerCase()
+  const contents: string[] = []
+  for (const meta of scope.querySelectorAll('meta')) {
+    const content = meta.getAttribute('content')
+    if (content === null) continue
+    if (NAMING.some((attribute) => meta.getAttribute(attribute)?.toLowerCase() === wanted)) contents.push(content)
+  }
+  return contents
+}
