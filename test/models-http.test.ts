@@ -174,8 +174,9 @@ test('a socket that never answers: the run ends at `timeout` with a TimeoutError
   t.regex(error!.message, /decision model "typesafe-ai\/jev" did not answer within the timeout of 300 ms/)
   const [request] = server.requests
   t.is(server.requests.length, 1)
-  // Promptly: the run ends at the deadline, not at a socket or protocol timeout.
-  t.true(ended - request!.at >= timeout - 50, `ended ${Math.round(ended - request!.at)} ms after the request`)
+  // Promptly: the run ends at the deadline, not at a socket or protocol timeout. (The deadline counts
+  // from the start of the model call, before the request reaches the server, so only the upper bound
+  // holds on a busy machine.)
   t.true(ended - request!.at < timeout + 1000, `ended ${Math.round(ended - request!.at)} ms after the request`)
   const closed = await within(request!.abandoned, 1000, 'closing the hung request')
   t.true(closed - request!.at < timeout + 1000)
