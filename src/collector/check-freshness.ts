@@ -1,4 +1,5 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
+import { isDocumentGone } from '../browser/document-gone.ts'
 import { elementById } from './find-target.ts'
 import type { Snapshot } from './observation.ts'
 import type { Point } from '../page/types.ts'
@@ -14,16 +15,6 @@ export type Freshness = { fresh: true; handle: ElementHandle<Element> } | { fres
 export interface FreshnessOptions {
   /** Also require the target to hold keyboard focus (following shadow roots), for text entry after focusing. */
   focused?: boolean
-}
-
-function isDocumentGone(error: unknown): boolean {
-  // What Chrome and Puppeteer say when the handle's document or frame is gone.
-  return (
-    error instanceof Error &&
-    /context was destroyed|Cannot find context|Execution context is not available|same JavaScript world|Could not find object|Target closed|detached|Session closed/i.test(
-      error.message,
-    )
-  )
 }
 
 /** Follows a point up through the ancestor frames; false when an ancestor covers or clips it. */

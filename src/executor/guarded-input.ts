@@ -1,5 +1,6 @@
 import type { ElementHandle, JSHandle, Page } from 'puppeteer-core'
 import { browserHitTest, type HitResult } from './browser-hit-test.ts'
+import { isDocumentGone } from '../browser/document-gone.ts'
 import { callHandleInFrame } from '../browser/page-script.ts'
 import type { InputWatch, WatchReport } from '../page/watch-input.ts'
 
@@ -18,15 +19,26 @@ const PRESS_EVENTS = { click: ['pointerdown', 'mousedown'], key: ['keydown'] }
 
 export type InputResult = { done: true } | { done: false; stale: string } | { done: false; redirected: string }
 
-// What Chrome and Puppeteer say when the document the watch lives in was replaced (the input navigated,
-// or the page did): its world, and every handle of it, went with it.
-const DOCUMENT_GONE =
-  /context was destroyed|Cannot find context|Execution context is not available|detached|Could not find object|Target closed|same JavaScript world/i
+/** The document was replaced before anything was pressed: a stale decision. */
+const DOCUMENT_CHANGED: InputResult = { done: false, stale: 'document changed' }
 
-const isDocumentGone = (error: unknown) => error instanceof Error && DOCUMENT_GONE.test(error.message)
-
-async function arm(handle: ElementHandle<Element>, types: string[]): Promise<JSHandle<InputWatch>> {
-  return callHandleInFrame(handle.frame, 'watchInput', handle, types)
+/**
+ * Arms a watch for `types` on the target, runs `press` with it and disarms it; a document replaced
+ * before or while arming is a stale decision, and nothing is pressed.
+ */
+async function watched(handle: ElementHandle<Element>, types: string[], press: (watch: JSHandle<InputWatch>) => Promise<InputResult>): Promise<InputResult> {
+  let watch: JSHandle<InputWatch>
+  try {
+    watch = await callHandleInFrame(handle.frame, 'watchInput', handle, types)
+  } catch (error) {
+    if (isDocumentGone(error)) return DOCUMENT_CHANGED
+    throw error
+  }
+  try {
+    return await press(watch)
+  } finally {
+    disarm(watch)
+  }
 }
 
 /** The watch's report; null once the document is gone (the input navigated it away, which is its right). */
@@ -63,21 +75,14 @@ export async function clickTarget(page: Page, handle: ElementHandle<Element>): P
     // Hidden, detached or replaced since the guard looked: never click where it used to be.
     return { done: false, stale: `the target could not be located for the click (${error instanceof Error ? error.message : String(error)})` }
   }
-  let watch: JSHandle<InputWatch>
-  try {
-    watch = await arm(handle, CLICK_EVENTS)
-  } catch (error) {
-    if (isDocumentGone(error)) return { done: false, stale: 'document changed' }
-    throw error
-  }
-  try {
+  return watched(handle, CLICK_EVENTS, async (watch) => {
     await page.mouse.move(point.x, point.y)
     let hit: HitResult
     try {
       hit = await browserHitTest(page, handle, watch, point)
     } catch (error) {
       // Replaced while the pointer moved: nothing was pressed yet.
-      if (isDocumentGone(error)) return { done: false, stale: 'document changed' }
+      if (isDocumentGone(error)) return DOCUMENT_CHANGED
       throw error
     }
     if (!hit.onTarget) return { done: false, stale: `the browser's hit test found ${hit.found} at the target's point` }
@@ -88,24 +93,13 @@ export async function clickTarget(page: Page, handle: ElementHandle<Element>): P
     const pressVerdict = verdict(press, PRESS_EVENTS.click, 'click')
     if (!pressVerdict.done) return pressVerdict
     return verdict(await read(watch), PRESS_EVENTS.click, 'click')
-  } finally {
-    disarm(watch)
-  }
+  })
 }
 
 /** Presses Enter in the target, which must hold focus (the caller has checked it) and receive the key. */
 export async function pressEnter(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
-  let watch: JSHandle<InputWatch>
-  try {
-    watch = await arm(handle, KEY_EVENTS)
-  } catch (error) {
-    if (isDocumentGone(error)) return { done: false, stale: 'document changed' }
-    throw error
-  }
-  try {
+  return watched(handle, KEY_EVENTS, async (watch) => {
     await page.keyboard.press('Enter')
     return verdict(await read(watch), PRESS_EVENTS.key, 'key press')
-  } finally {
-    disarm(watch)
-  }
+  })
 }
