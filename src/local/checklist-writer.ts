@@ -80,8 +80,7 @@ export function writeLocalChecklist(prompt: ChecklistPrompt): ChecklistItem[] {
   const sending = orderingButton(goal, controls)
   if (sending && !items.some((item) => item.check.kind === 'activated' && item.check.control === sending)) {
     // A clause the button says in full ("buy bananas", "Buy Bananas") is that item, not a judgment beside it.
-    const said = new Set(contentWords(sending))
-    const covered = (item: ChecklistItem) => item.check.kind === 'judgment' && contentWords(item.description).every((word) => said.has(word))
+    const covered = (item: ChecklistItem) => item.check.kind === 'judgment' && saysAll(sending, item.description)
     items.splice(0, items.length, ...items.filter((item) => !covered(item)))
     items.push({ description: itemText(`Send it with ${sending}`), check: { kind: 'activated', control: sending } })
   }
@@ -146,11 +145,7 @@ function itemsFor(clause: Clause, goal: string, controls: PromptControl[], usedF
 /** The options and boxes a clause names with every word of theirs (see the header). */
 function impliedChoices(clause: Clause, controls: PromptControl[]): ChecklistItem[] {
   const words = tokens(clause.text)
-  const said = new Set(contentWords(clause.text))
-  const covers = (name: string) => {
-    const wanted = contentWords(name)
-    return wanted.length > 0 && wanted.every((word) => said.has(word))
-  }
+  const covers = (name: string) => saysAll(clause.text, name)
   const items: ChecklistItem[] = []
   for (const control of controls) {
     if (!usable(control.name)) continue
@@ -223,9 +218,8 @@ function selection(controls: PromptControl[], option: string): ChecklistCheck | 
  */
 function named(controls: PromptControl[], wanted: string, quoted: boolean): string | undefined {
   const usableControls = controls.filter((control) => usable(control.name))
-  const words = new Set(contentWords(wanted))
-  const covering = (control: PromptControl) => words.size > 0 && overlap(words, control.name) === words.size
-  const control = bestMatches(usableControls, (control) => control.name, wanted)[0] ?? usableControls.find(covering)
+  const control =
+    bestMatches(usableControls, (control) => control.name, wanted)[0] ?? usableControls.find((control) => saysAll(control.name, wanted))
   if (control) return control.name
   return quoted && usable(wanted) ? wanted : undefined
 }
@@ -243,6 +237,13 @@ function mostOverlapping(controls: PromptControl[], text: string, orFirst = true
     }
   }
   return best ?? (orFirst ? controls.find((control) => usable(control.name)) : undefined)
+}
+
+/** Whether `text` has every content word of `words` (and `words` has at least one). */
+function saysAll(text: string, words: string): boolean {
+  const wanted = contentWords(words)
+  const said = new Set(contentWords(text))
+  return wanted.length > 0 && wanted.every((word) => said.has(word))
 }
 
 /** A name or value the checklist schema accepts. */
