@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { AgentOptions, ChecklistItem, ConsentChoice, ReasoningLevel } from '../types/index.d.ts'
+import { cacheFromEnvironment, resolveCache, type CacheSettings } from './cache/cache-settings.ts'
 import { parseCallerChecklist } from './checklist/checklist-schema.ts'
 import { UsageError } from './errors.ts'
 
@@ -23,6 +24,7 @@ export interface Settings {
   checklist: boolean | ChecklistItem[]
   extractor: AgentOptions['extractor'] | undefined
   consent: ConsentChoice | false
+  cache: CacheSettings | false
 }
 
 export const DEFAULTS: Settings = {
@@ -45,6 +47,8 @@ export const DEFAULTS: Settings = {
   extractor: undefined,
   // Off: clearing a banner is a choice made for the user (README, "Consent banners").
   consent: false,
+  // Off unless given, or named by the environment (mergeSettings): see cache/cache-settings.ts.
+  cache: false,
 }
 
 const decisionModel = z.custom<object>(
@@ -85,6 +89,14 @@ const optionSchemas = {
   }),
   extractor: z.custom<NonNullable<AgentOptions['extractor']>>((value) => typeof value === 'function', 'expected a function'),
   consent: z.union([z.literal(false), z.enum(['reject', 'accept'])]),
+  cache: z.unknown().transform((value, context): CacheSettings | false => {
+    try {
+      return resolveCache(value)
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
+      return z.NEVER
+    }
+  }),
 } satisfies { [K in keyof Settings]: z.ZodType }
 
 function isModel(value: unknown, method: string): boolean {
@@ -120,9 +132,9 @@ export function parseOptions(input: unknown, where = 'options'): Partial<Setting
   return parsed as Partial<Settings>
 }
 
-/** Later layers win; each layer has already been parsed. */
+/** Later layers win; each layer has already been parsed. The environment's cache comes under them all. */
 export function mergeSettings(...layers: Partial<Settings>[]): Settings {
-  return Object.assign({}, DEFAULTS, ...layers) as Settings
+  return Object.assign({}, DEFAULTS, { cache: cacheFromEnvironment() }, ...layers) as Settings
 }
 
 /** A value as a usage error shows it: short strings quoted, objects by their kind. */

@@ -29,7 +29,38 @@ export interface ModelOptions {
   maxRetryAfterMs?: number | null
   /** Cancels the run: aborting it resolves the call at once with `status: 'error'` and its reason, whatever the page is doing. */
   signal?: AbortSignal | null
+  /**
+   * The replay cache: a directory, a store (anything with async `get`/`set`, a `keyv` instance for
+   * one), or both with its settings. A goal that succeeded is replayed without decision requests on
+   * later runs on pages of the same shape, and rules a model wrote are reused. Off by default, or the
+   * directory in the environment variable `PUPPETEER_AGENT_CACHE`. README, "The replay cache".
+   */
+  cache?: string | CacheStore | CacheOptions | false | null
 }
+
+/** Where replay entries are kept: a `keyv` instance (Redis, SQLite, Postgres…) fits, as does a Map. */
+export interface CacheStore {
+  get(key: string): unknown | Promise<unknown>
+  set(key: string, value: any): unknown | Promise<unknown>
+}
+
+export interface CacheOptions {
+  /** A directory (one JSON file per entry) or a store. */
+  store: string | CacheStore
+  /**
+   * Keep the values a goal typed in its entry (default `true`). With `false` the text model writes
+   * them again at replay. A password field's value is never kept.
+   */
+  typedValues?: boolean
+  /**
+   * After the last replayed step, one decision request confirms DONE (default `true`). `false` skips
+   * it when the page verifies the whole checklist; with any item unverified it is still asked.
+   */
+  confirmDone?: boolean
+}
+
+/** `hit`: replayed from the cache; `miss`: no usable entry (one is written on success); `healed`: an entry did not fit the page, the model took over and a success replaced it. */
+export type CacheStatus = 'hit' | 'miss' | 'healed'
 
 export interface GoalOptions extends ModelOptions {
   /** Maximum successful input actions. Default 60. */
@@ -232,6 +263,10 @@ export interface TraceEntry {
   popups?: string[]
   /** The page's URL, clipped at 1,000 characters. */
   url: string
+  /** Replayed from the cache: no decision request; `match` says how the recorded target was found. */
+  cached?: true
+  /** `exact`: the recorded identity; `scored`: the one clear best match of it (renamed, moved). */
+  match?: 'exact' | 'scored'
   /** For a DONE that did not end the run: the checklist items still open then, which the model was told. */
   openItems?: string[]
 }
@@ -263,6 +298,8 @@ export interface GoalProfiling {
   accuracy: Accuracy | undefined
   cost: Cost
   timing: Timing
+  /** What the replay cache did; absent when it is off. */
+  cache?: CacheStatus
   /** Why the evaluation failed, when it did; the next call tries again. */
   error?: Error
 }
@@ -272,6 +309,8 @@ export interface ExtractProfiling {
   rules: Rules | undefined
   cost: Cost
   timing: Timing
+  /** What the replay cache did, for an extraction whose rules a model writes; absent otherwise. */
+  cache?: CacheStatus
 }
 
 export interface ProfilingCallOptions {

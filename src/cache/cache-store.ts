@@ -1,0 +1,77 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { CacheStore } from '../../types/index.d.ts'
+import { log } from '../profiling/log.ts'
+
+// Where replay entries live: a directory of JSON files, or any store with async get/set (a keyv
+// instance). Reading and writing never fail a run: a store that throws or an entry that does not
+// parse is a miss, and a debug line says why.
+
+/** A file name is the key when it is this tame; any other key is hashed. */
+const PLAIN_KEY = /^[\w.-]{1,120}$/
+
+/**
+ * One JSON file per key in `dir`, created when first written. A write goes to a file of its own
+ * and is renamed over the entry, so readers see the old entry or the new one, never half of one,
+ * and of two writers of one key the later rename wins whole.
+ */
+export function directoryStore(dir: string): CacheStore {
+  const root = resolve(dir)
+  const fileOf = (key: string) => join(root, `${PLAIN_KEY.test(key) ? key : createHash('sha256').update(key).digest('hex')}.json`)
+  return {
+    async get(key) {
+      let text: string
+      try {
+        text = await readFile(fileOf(key), 'utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+        throw error
+      }
+      return JSON.parse(text)
+    },
+    async set(key, value) {
+      await mkdir(root, { recursive: true })
+      const file = fileOf(key)
+      const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+      try {
+        await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`)
+        await rename(temporary, file)
+      } catch (error) {
+        await rm(temporary, { force: true })
+        throw error
+      }
+    },
+  }
+}
+
+export function isCacheStore(value: unknown): value is CacheStore {
+  if (typeof value !== 'object' || value === null) return false
+  const store = value as Record<string, unknown>
+  return typeof store.get === 'function' && typeof store.set === 'function'
+}
+
+/** The stored value of `key`, or undefined when there is none or it cannot be read (logged). */
+export async function readEntry(store: CacheStore, key: string): Promise<unknown> {
+  try {
+    return (await store.get(key)) ?? undefined
+  } catch (error) {
+    log('cache: reading %s failed, going on without it: %s', key, messageOf(error))
+    return undefined
+  }
+}
+
+/** Stores `value` under `key`; a failure is logged and otherwise ignored. */
+export async function writeEntry(store: CacheStore, key: string, value: unknown): Promise<boolean> {
+  try {
+    await store.set(key, value)
+    return true
+  } catch (error) {
+    log('cache: writing %s failed, the run is not affected: %s', key, messageOf(error))
+    return false
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
