@@ -26,11 +26,21 @@ export interface GoalChecklist {
   report(): ChecklistReport
 }
 
-/** Takes the caller's checklist, asks the text model for one, or has none, as `settings.checklist` says. */
-export async function startChecklist(input: { goal: string; observation: Observation; settings: Settings; ledger: Ledger }): Promise<GoalChecklist> {
+/**
+ * Takes the caller's checklist, asks the text model for one, or has none, as `settings.checklist`
+ * says. `stored` is one the text model wrote for the goal before, kept by the replay cache.
+ */
+export async function startChecklist(input: {
+  goal: string
+  observation: Observation
+  settings: Settings
+  ledger: Ledger
+  stored?: ChecklistItem[] | undefined
+}): Promise<GoalChecklist> {
   const { checklist } = input.settings
   if (checklist === false) return tracked(null, 'none')
   if (Array.isArray(checklist)) return tracked(checklist, 'caller')
+  if (input.stored) return tracked(input.stored, 'model')
   const written = await writeChecklist(input)
   if (written.items === null) return tracked(null, 'none', written.note)
   return tracked(written.items, 'model')

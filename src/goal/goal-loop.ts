@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core'
-import type { BlockedReason, ChecklistReport, ConsentReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
+import type { BlockedReason, CacheStatus, ChecklistReport, ConsentReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
+import { GoalReplay } from '../cache/goal-replay.ts'
 import type { Observation, Snapshot } from '../collector/observation.ts'
 import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
@@ -50,6 +51,8 @@ export interface LoopOutcome {
   observation?: Observation
   /** What clearing the consent banner did, when the `consent` option asked for it. */
   consent?: ConsentReport
+  /** What the replay cache did, when it is on. */
+  cache?: CacheStatus
 }
 
 /**
@@ -89,6 +92,7 @@ class GoalRun {
   // The entry of the step in progress, logged once its step is over (at the next decision or the end).
   #open: TraceEntry | undefined
   #consent: ConsentReport | undefined
+  #replay: GoalReplay | undefined
   #stepStarted = performance.now()
 
   constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger) {
@@ -106,15 +110,17 @@ class GoalRun {
     try {
       // Answering dialogs needs the page to answer first; a watcher that arrives after the run is removed.
       this.#events = await run.race(watchPageEvents(this.#page), (late) => late.dispose())
+      // The entry is found by the page the goal starts on, before anything moves it.
+      if (this.#settings.cache) this.#replay = await run.race(GoalReplay.open(this.#settings.cache, this.#goal, this.#page.url()))
       // Before the first observation, so the model never sees the banner; it never fails the run.
       if (this.#settings.consent) this.#consent = await run.race(dismissConsent(this.#page, this.#settings.consent))
       await this.#observe([])
       while (!(await this.#step())) {
         // Each turn is one decision request.
       }
-      return this.#finish('success')
+      return await this.#finish('success')
     } catch (error) {
-      return this.#finish('error', await run.explain(error))
+      return await this.#finish('error', await run.explain(error))
     } finally {
       // The listeners come off at once; what needs the page is not waited for once the run has ended.
       await run.race(this.#events?.dispose() ?? Promise.resolve()).catch(() => {})
@@ -148,6 +154,8 @@ class GoalRun {
     }
     this.#run.signal.throwIfAborted()
     const checklist = await this.#checklistFor(observation)
+    const replayed = this.#fromCache(observation, checklist)
+    if (replayed) return { step: replayed, checklist }
     const deciding = this.#parts.decideStep({
       goal: this.#goal,
       observation,
@@ -165,6 +173,26 @@ class GoalRun {
     const shortfall = confidenceShortfall(decision, settings.minConfidence, step.named)
     if (shortfall) this.#stop('low_confidence', shortfall)
     return { step, checklist }
+  }
+
+  /**
+   * The next step from the replay cache, when its entry fits the page: no decision request. After the
+   * last recorded step, a DONE of the cache's when the caller waived the confirmation and the page
+   * verifies the checklist.
+   */
+  #fromCache(observation: Observation, checklist: GoalChecklist): Step | undefined {
+    const plan = this.#replay?.plan(observation)
+    if (!plan || plan.kind === 'model' || (plan.kind === 'verify' && !checklist.verified())) return undefined
+    const decision: Decision = plan.kind === 'step' ? plan.decision : { operation: 'DONE', decisionMs: 0 }
+    const step = beginStep(decision, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
+    step.entry.cached = true
+    if (plan.kind === 'step') {
+      step.entry.match = plan.match
+      step.replay = { text: plan.text }
+    }
+    this.#trace.push(step.entry)
+    this.#open = step.entry
+    return step
   }
 
   /** Review: an action is carried out only within the budget, on a target this observation has. */
@@ -187,6 +215,8 @@ class GoalRun {
     // Checked before paying for the text: a stale target would waste the request.
     const early = await this.#run.race(this.#parts.checkFreshness(snapshot, step.decision.target!))
     if (!early.fresh) return this.#discardStale(step, early.reason)
+    const stored = step.replay?.text
+    if (stored !== undefined) return (step.entry.text = stored)
     this.#run.signal.throwIfAborted()
     const writing = this.#parts.writeText({
       goal: this.#goal,
@@ -265,6 +295,7 @@ class GoalRun {
     this.#staleStreak.fresh()
     this.#steps += 1
     step.entry.step = this.#steps
+    this.#replay?.record(step, text, step.replay !== undefined)
     const before = step.observation
     const after = (await this.#observe(popups)).observation
     const changed = after.signature !== before.signature || after.url !== before.url
@@ -280,6 +311,7 @@ class GoalRun {
   async #discardStale(step: Step, reason: string, popups: string[] = []): Promise<false> {
     step.entry.stale = true
     step.entry.staleReason = reason
+    if (step.replay) this.#replay!.handOver(`the replayed ${step.named} was stale: ${reason}`)
     this.#remember(step, 'stale_discarded', reason)
     if (this.#staleStreak.stale(step.identity)) {
       this.#stop('stale_target', `${STALE_LIMIT} decisions in a row chose ${step.named} and it failed its freshness check each time (last: ${reason}).`)
@@ -294,7 +326,13 @@ class GoalRun {
    */
   async #checklistFor(observation: Observation): Promise<GoalChecklist> {
     if (!this.#checklist) {
-      const started = this.#parts.startChecklist({ goal: this.#goal, observation, settings: this.#settings, ledger: this.#ledger })
+      const started = this.#parts.startChecklist({
+        goal: this.#goal,
+        observation,
+        settings: this.#settings,
+        ledger: this.#ledger,
+        stored: this.#replay?.checklist,
+      })
       this.#checklist = await this.#waitOnModel(started)
     }
     this.#checklist.update(observation, this.#trace)
@@ -320,6 +358,7 @@ class GoalRun {
 
   /** `approve` said no: the model is told, and the target is not offered again until the page changes. */
   async #declined(step: Step, text: string | undefined): Promise<false> {
+    if (step.replay) this.#replay!.handOver(`approve declined the replayed ${step.named}`)
     this.#remember(step, 'declined', 'approve() declined this action; it is not offered again until the page changes', text)
     this.#noChange.ignore(step.identity, step.observation)
     this.#staleStreak.fresh()
@@ -350,7 +389,8 @@ class GoalRun {
     this.#stepStarted = performance.now()
   }
 
-  #finish(status: LoopOutcome['status'], error?: unknown): LoopOutcome {
+  /** The outcome, and the run's path stored when the cache is on and the run earned it. */
+  async #finish(status: LoopOutcome['status'], error?: unknown): Promise<LoopOutcome> {
     this.#closeStep()
     const checklist = this.#checklist
     // The last action's outcome is in the trace now, and the page may have moved since the last step.
@@ -369,6 +409,10 @@ class GoalRun {
     }
     if (this.#snapshot) outcome.observation = this.#snapshot.observation
     if (this.#consent) outcome.consent = this.#consent
+    if (this.#replay) {
+      outcome.cache = this.#replay.status(outcome)
+      await this.#replay.save(outcome, this.#settings.checklist === false)
+    }
     return outcome
   }
 }

@@ -48,6 +48,7 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
         trace: outcome.trace,
         settings,
         totalMs: performance.now() - started,
+        cache: outcome.cache,
       }),
     }
     if (outcome.error) result.error = outcome.error

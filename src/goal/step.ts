@@ -15,6 +15,8 @@ export interface Step extends ToldStep {
   /** The decision as messages name it. */
   named: string
   identity: TargetIdentity | undefined
+  /** Set for a step replayed from the cache: TYPE_TEXT's stored value, when values are kept. */
+  replay?: { text: string | undefined }
 }
 
 export function beginStep(decision: Decision, observation: Observation, counts: { request: number; step: number; observeMs: number }): Step {

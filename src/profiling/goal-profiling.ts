@@ -1,4 +1,4 @@
-import type { GoalProfiling, GoalResult, ProfilingCallOptions, TraceEntry } from '../../types/index.d.ts'
+import type { CacheStatus, GoalProfiling, GoalResult, ProfilingCallOptions, TraceEntry } from '../../types/index.d.ts'
 import type { Observation } from '../collector/observation.ts'
 import { toError } from '../errors.ts'
 import type { Settings } from '../options.ts'
@@ -18,6 +18,8 @@ export interface GoalProfilingInput {
   settings: Settings
   /** Wall time of the run, without any evaluation. */
   totalMs: number
+  /** What the replay cache did; undefined when it is off. */
+  cache?: CacheStatus | undefined
 }
 
 /**
@@ -32,11 +34,11 @@ export function createGoalProfiling(input: GoalProfilingInput): (options?: Profi
   let settled: GoalProfiling | undefined
   let running: Promise<GoalProfiling> | undefined
 
-  const summary = (accuracy: GoalProfiling['accuracy']): GoalProfiling => ({
-    accuracy,
-    cost: summarizeCost(ledger.calls),
-    timing: summarizeTiming(ledger.calls, totalMs, evaluationMs),
-  })
+  const summary = (accuracy: GoalProfiling['accuracy']): GoalProfiling => {
+    const profiling: GoalProfiling = { accuracy, cost: summarizeCost(ledger.calls), timing: summarizeTiming(ledger.calls, totalMs, evaluationMs) }
+    if (input.cache) profiling.cache = input.cache
+    return profiling
+  }
   logFinished('goal', { status, ...summary(undefined) })
 
   async function evaluate(signal: AbortSignal | undefined): Promise<GoalProfiling> {

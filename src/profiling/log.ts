@@ -1,5 +1,5 @@
 import createDebug from 'debug'
-import type { Accuracy, Cost, Timing, TraceEntry } from '../../types/index.d.ts'
+import type { Accuracy, CacheStatus, Cost, Timing, TraceEntry } from '../../types/index.d.ts'
 
 // Debug lines under the `puppeteer-agent` namespace (DEBUG=puppeteer-agent), one per step and one per
 // finished goal or extraction, as logfmt `key=value` pairs. Typed values are never logged.
@@ -37,6 +37,8 @@ export function logStep(entry: TraceEntry, stepMs: number): void {
       operation: entry.operation,
       target: entry.target,
       option: entry.option,
+      cached: entry.cached,
+      match: entry.match,
       confidence: entry.confidence,
       targetConfidence: entry.targetConfidence,
       risk: entry.risk,
@@ -55,6 +57,7 @@ export interface FinishedFields {
   cost: Cost
   timing: Timing
   accuracy?: Accuracy
+  cache?: CacheStatus
 }
 
 /** One line when a goal or extraction finishes, and one more for a goal once its accuracy is known. */
@@ -63,9 +66,10 @@ export function logFinished(kind: 'goal' | 'extract', fields: FinishedFields): v
   log('%s', `${kind} ${logfmt(flatten(fields))}`)
 }
 
-export function flatten({ status, cost, timing, accuracy }: FinishedFields): Record<string, LogValue> {
+export function flatten({ status, cost, timing, accuracy, cache }: FinishedFields): Record<string, LogValue> {
   return {
     status,
+    cache,
     ...(accuracy ? { passed: accuracy.passed, probability: accuracy.probability } : {}),
     ...cost,
     ...timing,
