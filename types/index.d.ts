@@ -222,7 +222,7 @@ export interface DialogRecord {
 }
 
 export interface TraceEntry {
-  /** 1-based decision request number. */
+  /** 1-based decision request number; for a step replayed from the cache, the requests made before it. */
   request: number
   /** Successful input actions so far, this one included. */
   step: number
