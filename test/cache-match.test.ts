@@ -71,3 +71,13 @@ test('a stored entry that is not one of ours is refused with the reason', (t) =>
   t.true('invalid' in parseGoalEntry('{not json', 'g'))
   t.true('invalid' in parseGoalEntry({ ...entry, steps: [{ ...step, operation: 'WAIT' }], checklist: [{ description: 'x', check: { kind: 'click' } }] }, 'g'))
 })
+
+test('nearby text tells repeated controls apart but is not required on another page of the template', (t) => {
+  const rowA = observedElement('e1', { name: 'Remove', nearby: 'Socks', fingerprint: 'a' })
+  const rowB = observedElement('e2', { name: 'Remove', nearby: 'Shoes', fingerprint: 'b' })
+  const target = recordTarget(rowB, page([rowA, rowB]))
+  const reordered = [{ ...rowB, id: 'e5', fingerprint: 'x' }, { ...rowA, id: 'e6', fingerprint: 'y' }]
+  t.like(matchTarget(target, page(reordered), 'click'), { how: 'exact', element: { id: 'e5' } })
+  const lone = observedElement('e7', { name: 'Remove', nearby: 'Hats' })
+  t.like(matchTarget(target, page([lone]), 'click'), { how: 'exact', element: { id: 'e7' } })
+})

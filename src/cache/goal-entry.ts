@@ -22,7 +22,7 @@ export interface RecordedTarget {
   frame: string
   /** What the freshness check compared (src/collector/observation.ts `fingerprint`). */
   fingerprint: string
-  /** Its place among the elements of the same identity (all of the above), for repeated controls. */
+  /** Its place among the elements with the same role, name, tag, type, form and frame, for repeated controls. */
   ordinal: number
   /** Where it was in the viewport then: the last tie-breaker of a scored match. */
   rect: { x: number; y: number; width: number; height: number }

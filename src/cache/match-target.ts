@@ -5,10 +5,11 @@ import type { RecordedTarget } from './goal-entry.ts'
 import { pageShape } from './page-shape.ts'
 
 // Finds the element of a new observation that a recorded step acted on. First exactly: the same
-// role, name, tag, form, nearby text and frame (the fingerprint, then the place among equals, break
-// ties). Then by score, when the page changed a little (a button renamed, a list reordered): the best
-// candidate must clear a threshold and stand clear of the next one, or there is no match and the
-// model decides.
+// role, name, tag, input type, form and frame; among several such (a button repeated per row), the
+// one with the same nearby text, then the same fingerprint, then the one in the recorded place.
+// Nearby text breaks ties but is not required: on another page of a template it names another item.
+// Then by score, when the page changed a little (a button renamed, a form moved): the best candidate
+// must clear a threshold and stand clear of the next one, or there is no match and the model decides.
 
 /** Lowest score of a scored match: role and tag alone (0.3) plus frame and type are never enough. */
 export const MATCH_THRESHOLD = 0.6
@@ -72,15 +73,16 @@ function sameIdentity(recorded: RecordedTarget, element: ObservedElement, observ
     element.tag === recorded.tag &&
     element.type === recorded.type &&
     element.form?.name === recorded.form &&
-    element.nearby === recorded.nearby &&
     frameShape(observation, element) === recorded.frame
   )
 }
 
-/** Equal identities: the one with the recorded fingerprint, else the one in the recorded place. */
+/** Equal identities: the one with the recorded nearby text, else fingerprint, else the one in the recorded place. */
 function pickAmongEquals(recorded: RecordedTarget, exact: ObservedElement[]): ObservedElement | undefined {
-  const printed = exact.filter((element) => element.fingerprint === recorded.fingerprint)
-  if (printed.length === 1) return printed[0]
+  for (const same of [(element: ObservedElement) => element.nearby === recorded.nearby, (element: ObservedElement) => element.fingerprint === recorded.fingerprint]) {
+    const found = exact.filter(same)
+    if (found.length === 1) return found[0]
+  }
   return exact[recorded.ordinal]
 }
 
