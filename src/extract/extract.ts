@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core'
-import type { ExtractResult, Rules } from '../../types/index.d.ts'
+import type { CacheStatus, ExtractResult, Rules } from '../../types/index.d.ts'
+import { heldData, rulesCache } from '../cache/rules-cache.ts'
 import { lockPage, type PageLock } from '../call/page-lock.ts'
 import { watchRun, type RunSignal } from '../call/run-signal.ts'
 import { toError, UsageError } from '../errors.ts'
@@ -25,7 +26,8 @@ export async function extract(page: Page, args: unknown[], defaults: Partial<Set
   const call = parseExtractArgs(args)
   const settings = mergeSettings(defaults, call.options)
   const written = needsRuleWriter(call, settings)
-  if (written) checkWritesRules(settings)
+  // With a cache, a hit needs no model: the check waits for a miss (extractWithWrittenRules).
+  if (written && !settings.cache) checkWritesRules(settings)
   const lock = lockPage(page, 'extraction')
   const watch = watchRun(page, settings.signal)
   // Model requests end with the run.
@@ -64,8 +66,8 @@ function needsRuleWriter(call: ExtractCall, settings: Settings): boolean {
 /**
  * The offline `'local'` text model refuses every request for rules (src/local/language-model.ts), so
  * an instruction with it could only fail after the outline was taken (about 270 ms of waiting for
- * the page to settle): it is refused here, before any page work. It is found by its provider, so an
- * instance of it passed as `text` is refused too.
+ * the page to settle): it is refused before any page work, or with a cache on a miss, before the
+ * outline. It is found by its provider, so an instance of it passed as `text` is refused too.
  */
 function checkWritesRules(settings: Settings): void {
   if (resolveLanguageModel(settings.text).provider !== LOCAL_PROVIDER) return
@@ -108,7 +110,10 @@ async function extractWithRules(scope: Scope, rules: Rules): Promise<ExtractResu
 
 /**
  * The model writes the rules (or the missing selectors), they are tried on the page, then they run.
- * The document the outline is taken from is pinned: data read from any other document is an error.
+ * With a cache, rules stored for this instruction and page template run first, and the model is
+ * asked only when they no longer hold; rules it wrote replace the entry once the extraction succeeded.
+ * The document the outline (or the stored rules' read) is taken from is pinned: data read from any
+ * other document is an error.
  */
 async function extractWithWrittenRules(scope: Scope, instruction: string, userRules: Rules | undefined): Promise<ExtractResult> {
   const { page, settings, watch } = scope
@@ -117,11 +122,29 @@ async function extractWithWrittenRules(scope: Scope, instruction: string, userRu
   try {
     watch.signal.throwIfAborted()
     pin = await watch.race(pinDocument(page))
-    const rules = await watch.race(writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger }))
-    run.rules = rules
-    const tried = await watch.race(checkWrittenRules(page, rules))
+    const cache = settings.cache ? rulesCache(settings.cache.store, { instruction, skeleton: userRules, url: page.url() }) : undefined
+    if (cache) run.cache = 'miss'
+    const stored = cache && (await watch.race(cache.read()))
+    const replayed = stored && heldData(stored, await watch.race(runEngineInPage(page, stored.rules)))
+    let tried: Record<string, unknown>
+    if (replayed) {
+      run.rules = stored.rules
+      run.cache = 'hit'
+      tried = replayed
+    } else {
+      // Without a cache this was checked before any page work; with one, a miss is a run that fails.
+      if (cache) checkWritesRules(settings)
+      run.rules = await watch.race(writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger }))
+      tried = await watch.race(checkWrittenRules(page, run.rules))
+    }
+    const rules = run.rules
     const data = settings.extractor ? await runExtractor(scope, rules) : tried
     await watch.race(pin.check())
+    if (cache && !replayed) {
+      // Written only once the read is known to come from the pinned document; an entry replaced did not hold.
+      await watch.race(cache.save(rules, tried))
+      if (stored) run.cache = 'healed'
+    }
     return run.succeeded(data)
   } catch (error) {
     const explained = await watch.explain(error)
@@ -135,6 +158,8 @@ interface Run {
   ledger: Ledger
   /** The rules that ran, for `profiling()`; set once they are known. */
   rules: Rules | undefined
+  /** What the replay cache did, for `profiling()`; undefined when it is off. */
+  cache: CacheStatus | undefined
   succeeded(data: unknown): ExtractResult
   failed(error: unknown): ExtractResult
 }
@@ -144,10 +169,11 @@ function startRun(): Run {
   const run: Run = {
     ledger: createLedger(),
     rules: undefined,
+    cache: undefined,
     succeeded: (data) => ({ status: 'success', data, profiling: profiling('success') }),
     failed: (error) => ({ status: 'error', error: toError(error), profiling: profiling('error') }),
   }
   const profiling = (status: 'success' | 'error') =>
-    createExtractProfiling({ ledger: run.ledger, rules: run.rules, totalMs: performance.now() - started, status })
+    createExtractProfiling({ ledger: run.ledger, rules: run.rules, cache: run.cache, totalMs: performance.now() - started, status })
   return run
 }
