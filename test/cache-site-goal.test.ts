@@ -1,4 +1,4 @@
-import test from 'ava'
+import test, { type ExecutionContext } from 'ava'
 import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import type { GoalResult } from '../types/index.d.ts'
@@ -14,7 +14,7 @@ import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './hel
 const chrome = useChrome(test)
 const cacheSite = useCacheSite(test)
 
-type Context = Parameters<typeof chrome.page>[0]
+type Context = ExecutionContext
 
 const PRODUCT_GOAL = 'Choose size M and add the product to the cart.'
 const PRODUCT_STEPS: ScriptStep[] = [{ operation: 'SELECT', target: 'Size', option: 'M' }, { operation: 'CLICK', target: 'Add to cart' }, { operation: 'DONE' }]

@@ -130,12 +130,12 @@ test.serial('the offline demo (npm start) searches the bundled shop, opens a res
 
 test.serial('runs a browserless exec script unchanged: CommonJS, @browserless/agent, browserless.goto, argv', async (t) => {
   const url = server.url('/cli/pages/hello.html')
-  const run = await cli(['exec', `${FIXTURES}/commonjs/browserless.js`, `--url=${url}`, '--limit=3', '--no-cache', 'extra'])
+  const run = await cli(['exec', `${FIXTURES}/commonjs/browserless.js`, `--url=${url}`, '--limit=3', '--no-color', 'extra'])
   t.is(run.code, 0, run.stderr)
   t.deepEqual(JSON.parse(run.stdout), {
     title: 'Hello from the fixture',
     heading: 'Fixture heading',
-    argv: { _: ['extra'], url, limit: 3, cache: false },
+    argv: { _: ['extra'], url, limit: 3, color: false },
     navigationError: null,
   })
 })

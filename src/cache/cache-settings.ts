@@ -54,6 +54,7 @@ function fromStore(store: string | CacheStore, flags: { typedValues?: boolean; c
 
 /** The cache the environment turns on, when the options leave it unset. */
 export function cacheFromEnvironment(env: NodeJS.ProcessEnv = process.env): CacheSettings | false {
-  const dir = env[CACHE_ENV]
+  // Blank is unset, as `PUPPETEER_AGENT_CACHE= cmd` means: it must not make every run throw.
+  const dir = env[CACHE_ENV]?.trim()
   return dir ? fromStore(dir, {}) : false
 }

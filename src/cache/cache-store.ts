@@ -51,10 +51,17 @@ export function isCacheStore(value: unknown): value is CacheStore {
   return typeof store.get === 'function' && typeof store.set === 'function'
 }
 
+/**
+ * How long a store may take to answer before the run goes on without it. A keyv Redis store whose
+ * server has gone away queues every command while it reconnects and, with its default options,
+ * never answers (test/cache-keyv.test.ts): a run must not wait on it.
+ */
+export const STORE_TIMEOUT_MS = 2_000
+
 /** The stored value of `key`, or undefined when there is none or it cannot be read (logged). */
 export async function readEntry(store: CacheStore, key: string): Promise<unknown> {
   try {
-    return (await store.get(key)) ?? undefined
+    return (await answerOf(() => store.get(key))) ?? undefined
   } catch (error) {
     log('cache: reading %s failed, going on without it: %s', key, messageOf(error))
     return undefined
@@ -64,11 +71,25 @@ export async function readEntry(store: CacheStore, key: string): Promise<unknown
 /** Stores `value` under `key`; a failure is logged and otherwise ignored. */
 export async function writeEntry(store: CacheStore, key: string, value: unknown): Promise<boolean> {
   try {
-    await store.set(key, value)
+    // keyv does not throw by default: its set answers false when the value was not stored.
+    if ((await answerOf(() => store.set(key, value))) === false) throw new Error('the store answered that it did not store it')
     return true
   } catch (error) {
     log('cache: writing %s failed, the run is not affected: %s', key, messageOf(error))
     return false
+  }
+}
+
+/** What `call` returns or resolves to; rejects when it throws or takes longer than STORE_TIMEOUT_MS. */
+async function answerOf(call: () => unknown): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within ${STORE_TIMEOUT_MS} ms`)), STORE_TIMEOUT_MS)
+  })
+  try {
+    return await Promise.race([Promise.resolve().then(call), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

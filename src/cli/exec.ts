@@ -1,5 +1,7 @@
 import { constants } from 'node:os'
+import { resolve } from 'node:path'
 import type { Browser, Page } from 'puppeteer-core'
+import { CACHE_ENV } from '../cache/cache-settings.ts'
 import { toError } from '../errors.ts'
 import { EXIT } from './cli-error.ts'
 import { goto, type GotoOptions, type GotoResult } from './goto.ts'
@@ -32,6 +34,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
  * every path, a signal included; setup errors (CliError) propagate to the caller.
  */
 export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
+  applyCache(args.cache)
   const script = await loadScript(args.file)
   let session: Promise<BrowserSession> | undefined
   const stopWatching = watchSignals(async (signal) => {
@@ -57,6 +60,17 @@ export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
   } finally {
     stopWatching()
   }
+}
+
+/**
+ * The library takes the cache directory from the environment when an agent's options leave `cache`
+ * unset, so the flag reaches scripts written without it, and processes they start. Set before the
+ * script loads: it may make its agents at top level. The directory is made absolute in case the
+ * script changes directory.
+ */
+function applyCache(cache: ExecArgs['cache']): void {
+  if (cache === false) delete process.env[CACHE_ENV]
+  else if (cache !== undefined) process.env[CACHE_ENV] = resolve(cache)
 }
 
 // The script goes on after a slow or failed load; the user still hears about it.

@@ -11,6 +11,8 @@ export interface ExecArgs {
   file: string
   headless: boolean
   wsEndpoint: string | undefined
+  /** `--cache=<dir>`: the directory; `--no-cache`: false; absent: undefined, the environment decides. */
+  cache: string | false | undefined
   argv: ScriptArgv
 }
 
@@ -24,18 +26,21 @@ then prints what it returns as JSON.
 Flags:
   --no-headless           show the browser window
   --ws-endpoint=<url>     connect to a remote Chrome (or set BROWSER_WS_ENDPOINT) instead of launching one
+  --cache=<dir>           keep the replay cache in <dir>: goals and extraction rules run again without
+                          the model (sets PUPPETEER_AGENT_CACHE; a cache option in the script wins)
+  --no-cache              no replay cache, even when PUPPETEER_AGENT_CACHE is set
   --help, --version
   any other --flag=value  passed to the script in argv
 
 Exit codes: 0 done, 1 the script threw, 2 bad usage or no browser to run it in.`
 
 // Flags the CLI consumes; everything else belongs to the script.
-const OWN_FLAGS = ['headless', 'ws-endpoint', 'help', 'h', 'version', 'v']
+const OWN_FLAGS = ['headless', 'ws-endpoint', 'cache', 'help', 'h', 'version', 'v']
 
 export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
   const parsed = mri([...args], {
     boolean: ['headless', 'help', 'version'],
-    string: ['ws-endpoint'],
+    string: ['ws-endpoint', 'cache'],
     alias: { h: 'help', v: 'version' },
     default: { headless: true },
   })
@@ -54,10 +59,18 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
   if (typeof parsed.headless !== 'boolean') {
     throw new CliError(`--headless takes no value; use --no-headless to show the browser.`, EXIT.usage)
   }
+  const cache = cacheFlag(parsed.cache)
 
   const argv: ScriptArgv = { _: rest }
   for (const [key, value] of Object.entries(parsed)) {
     if (key !== '_' && !OWN_FLAGS.includes(key)) argv[key] = value
   }
-  return { kind: 'exec', args: { file, headless: parsed.headless, wsEndpoint: wsEndpoint?.trim() || undefined, argv } }
+  return { kind: 'exec', args: { file, headless: parsed.headless, wsEndpoint: wsEndpoint?.trim() || undefined, cache, argv } }
+}
+
+function cacheFlag(value: unknown): ExecArgs['cache'] {
+  if (value === undefined || value === false) return value
+  if (typeof value === 'string' && value.trim() !== '') return value.trim()
+  const why = Array.isArray(value) ? 'was given more than once' : 'needs a directory'
+  throw new CliError(`--cache ${why}: --cache=<dir>, or --no-cache to turn the cache off.`, EXIT.usage)
 }
