@@ -1,3 +1,5 @@
+// Over 400 lines for a reason: the run's state (trace, history, guards, checklist, replay) lives in one
+// class whose methods are the step's phases; split up, every phase would pass all of that state around.
 import type { Page } from 'puppeteer-core'
 import type { BlockedReason, CacheStatus, ChecklistReport, ConsentReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
 import { GoalReplay } from '../cache/goal-replay.ts'
@@ -22,7 +24,7 @@ import { startChecklist, type GoalChecklist } from './goal-checklist.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
 import { NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
-import { beginStep, type Step } from './step.ts'
+import { beginReplayedStep, beginStep, type Step } from './step.ts'
 
 /** An action is risky (payment, purchase, deletion, sending) when the model rates it at least this likely to be. */
 export const RISK_THRESHOLD = 0.5
@@ -183,13 +185,8 @@ class GoalRun {
   #fromCache(observation: Observation, checklist: GoalChecklist): Step | undefined {
     const plan = this.#replay?.plan(observation)
     if (!plan || plan.kind === 'model' || (plan.kind === 'verify' && !checklist.verified())) return undefined
-    const decision: Decision = plan.kind === 'step' ? plan.decision : { operation: 'DONE', decisionMs: 0 }
-    const step = beginStep(decision, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
-    step.entry.cached = true
-    if (plan.kind === 'step') {
-      step.entry.match = plan.match
-      step.replay = { text: plan.text }
-    }
+    const planned = plan.kind === 'step' ? plan : { decision: { operation: 'DONE', decisionMs: 0 } as const }
+    const step = beginReplayedStep(planned, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
     this.#trace.push(step.entry)
     this.#open = step.entry
     return step

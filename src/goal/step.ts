@@ -19,7 +19,9 @@ export interface Step extends ToldStep {
   replay?: { text: string | undefined }
 }
 
-export function beginStep(decision: Decision, observation: Observation, counts: { request: number; step: number; observeMs: number }): Step {
+type Counts = { request: number; step: number; observeMs: number }
+
+export function beginStep(decision: Decision, observation: Observation, counts: Counts): Step {
   const element = elementById(observation, decision.target)
   const optionLabel = optionById(element, decision.option)?.label
   const told = { decision, observation, element, optionLabel }
@@ -29,4 +31,19 @@ export function beginStep(decision: Decision, observation: Observation, counts: 
     named: describeDecision(decision, element, optionLabel),
     identity: identify(decision.target, element),
   }
+}
+
+/** A step the replay cache planned: no request; `text` is TYPE_TEXT's stored value, when kept. */
+export function beginReplayedStep(
+  plan: { decision: Decision; match?: 'exact' | 'scored'; text?: string | undefined },
+  observation: Observation,
+  counts: Counts,
+): Step {
+  const step = beginStep(plan.decision, observation, counts)
+  step.entry.cached = true
+  if (plan.match) {
+    step.entry.match = plan.match
+    step.replay = { text: plan.text }
+  }
+  return step
 }
