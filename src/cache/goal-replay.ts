@@ -86,7 +86,7 @@ export class GoalReplay {
     }
     this.#next += 1
     if (found.match === 'scored') this.#scored = true
-    const decision: Decision = { ...found.decision, decisionMs: performance.now() - started }
+    const decision: Decision = { ...found.decision, decisionMs: Math.round(performance.now() - started) }
     if (recorded.risk !== undefined) decision.risk = recorded.risk
     return { kind: 'step', decision, text: recorded.text, match: found.match }
   }
