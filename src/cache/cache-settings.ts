@@ -4,8 +4,6 @@ import { directoryStore, isCacheStore } from './cache-store.ts'
 /** The `cache` option, resolved. */
 export interface CacheSettings {
   store: CacheStore
-  /** Where entries are, for messages: the directory, or `store`. */
-  where: string
   typedValues: boolean
   confirmDone: boolean
 }
@@ -46,7 +44,6 @@ function fromStore(store: string | CacheStore, flags: { typedValues?: boolean; c
   if (typeof store === 'string' && store.trim() === '') throw new Error('the cache directory is empty')
   return {
     store: typeof store === 'string' ? storeIn(store) : store,
-    where: typeof store === 'string' ? store : 'store',
     typedValues: flags.typedValues ?? true,
     confirmDone: flags.confirmDone ?? true,
   }
