@@ -4,6 +4,8 @@ import { directoryStore, isCacheStore } from './cache-store.ts'
 /** The `cache` option, resolved. */
 export interface CacheSettings {
   store: CacheStore
+  /** Where entries are, for messages: the directory, or `store`. */
+  where: string
   typedValues: boolean
   confirmDone: boolean
 }
@@ -44,6 +46,7 @@ function fromStore(store: string | CacheStore, flags: { typedValues?: boolean; c
   if (typeof store === 'string' && store.trim() === '') throw new Error('the cache directory is empty')
   return {
     store: typeof store === 'string' ? storeIn(store) : store,
+    where: typeof store === 'string' ? store : 'store',
     typedValues: flags.typedValues ?? true,
     confirmDone: flags.confirmDone ?? true,
   }
