@@ -4,7 +4,7 @@ import { directoryStore, isCacheStore } from './cache-store.ts'
 /** The `cache` option, resolved. */
 export interface CacheSettings {
   store: CacheStore
-  /** Where entries are, for messages: the directory, or `store`. */
+  /** Where entries are, for debug lines: the directory, or `store`. */
   where: string
   typedValues: boolean
   confirmDone: boolean

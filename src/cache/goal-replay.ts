@@ -147,7 +147,7 @@ export class GoalReplay {
     if (end.checklist.source === 'model' && this.#settings.typedValues && !this.#typedPassword) {
       entry.checklist = end.checklist.items.map(({ description, check }) => ({ description, check }))
     }
-    if (await writeEntry(this.#settings.store, this.#key, entry)) log('cache: stored %d steps of the goal under %s', entry.steps.length, this.#key)
+    if (await writeEntry(this.#settings.store, this.#key, entry)) log('cache: stored %d steps of the goal under %s in %s', entry.steps.length, this.#key, this.#settings.where)
   }
 
   /** Every recorded step replayed, and the model added none. */
