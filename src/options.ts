@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { AgentOptions, ChecklistItem, ConsentChoice, ReasoningLevel } from '../types/index.d.ts'
 import { cacheFromEnvironment, resolveCache, type CacheSettings } from './cache/cache-settings.ts'
 import { parseCallerChecklist } from './checklist/checklist-schema.ts'
+import { recordFromEnvironment, resolveRecord, type RecordSettings } from './record/record-settings.ts'
 import { UsageError } from './errors.ts'
 
 export const REASONING_LEVELS = ['provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
@@ -25,6 +26,7 @@ export interface Settings {
   extractor: AgentOptions['extractor'] | undefined
   consent: ConsentChoice | false
   cache: CacheSettings | false
+  record: RecordSettings | false
 }
 
 export const DEFAULTS: Settings = {
@@ -49,6 +51,8 @@ export const DEFAULTS: Settings = {
   consent: false,
   // Off unless given, or named by the environment (mergeSettings): see cache/cache-settings.ts.
   cache: false,
+  // Off unless given, or named by the environment (mergeSettings): see record/record-settings.ts.
+  record: false,
 }
 
 const decisionModel = z.custom<object>(
@@ -77,27 +81,28 @@ const optionSchemas = {
   waitMs: nonNegativeInt,
   minConfidence: z.number().min(0).max(1),
   approve: z.custom<NonNullable<AgentOptions['approve']>>((value) => typeof value === 'function', 'expected a function'),
-  checklist: z.unknown().transform((value, context): boolean | ChecklistItem[] => {
+  checklist: resolvedBy((value): boolean | ChecklistItem[] => {
     if (typeof value === 'boolean') return value
-    try {
-      if (!Array.isArray(value)) throw new Error('expected true, false or a list of checklist items')
-      return parseCallerChecklist(value, 'checklist')
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
-      return z.NEVER
-    }
+    if (!Array.isArray(value)) throw new Error('expected true, false or a list of checklist items')
+    return parseCallerChecklist(value, 'checklist')
   }),
   extractor: z.custom<NonNullable<AgentOptions['extractor']>>((value) => typeof value === 'function', 'expected a function'),
   consent: z.union([z.literal(false), z.enum(['reject', 'accept'])]),
-  cache: z.unknown().transform((value, context): CacheSettings | false => {
+  cache: resolvedBy(resolveCache),
+  record: resolvedBy(resolveRecord),
+} satisfies { [K in keyof Settings]: z.ZodType }
+
+/** An option checked by a resolver that throws an Error saying what was wrong. */
+function resolvedBy<T>(resolve: (value: unknown) => T) {
+  return z.unknown().transform((value, context): T => {
     try {
-      return resolveCache(value)
+      return resolve(value)
     } catch (error) {
       context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
       return z.NEVER
     }
-  }),
-} satisfies { [K in keyof Settings]: z.ZodType }
+  })
+}
 
 function isModel(value: unknown, method: string): boolean {
   if (typeof value !== 'object' || value === null) return false
@@ -132,9 +137,9 @@ export function parseOptions(input: unknown, where = 'options'): Partial<Setting
   return parsed as Partial<Settings>
 }
 
-/** Later layers win; each layer has already been parsed. The environment's cache comes under them all. */
+/** Later layers win; each layer has already been parsed. The environment's cache and recording come under them all. */
 export function mergeSettings(...layers: Partial<Settings>[]): Settings {
-  return Object.assign({}, DEFAULTS, { cache: cacheFromEnvironment() }, ...layers) as Settings
+  return Object.assign({}, DEFAULTS, { cache: cacheFromEnvironment(), record: recordFromEnvironment() }, ...layers) as Settings
 }
 
 /** A value as a usage error shows it: short strings quoted, objects by their kind. */

@@ -36,6 +36,19 @@ export interface ModelOptions {
    * directory in the environment variable `PUPPETEER_AGENT_CACHE`. README, "The replay cache".
    */
   cache?: string | CacheStore | CacheOptions | false | null
+  /**
+   * Record the run: a directory, or `{ dir, typedValues }`. Each goal or extraction writes a folder in
+   * it with `run.jsonl`, a screenshot per step and `report.html`. Off by default, or the directory in
+   * the environment variable `PUPPETEER_AGENT_RECORD`. Recordings are private data (README, "Run recordings").
+   */
+  record?: string | RecordOptions | false | null
+}
+
+export interface RecordOptions {
+  /** Where run folders are written. */
+  dir: string
+  /** Show typed values in run.jsonl and the report (default `false`: masked). A password is never shown. */
+  typedValues?: boolean
 }
 
 /** Where replay entries are kept: a `keyv` instance (Redis, SQLite, Postgres…) fits, as does a Map. */
@@ -336,12 +349,14 @@ export interface GoalResult {
   verified: boolean
   /** Set when the `consent` option asked to clear a consent banner before the goal. */
   consent?: ConsentReport
+  /** With `record`: the path of the run's report.html (run.jsonl and the screenshots are beside it). */
+  report?: string
   profiling(options?: ProfilingCallOptions): Promise<GoalProfiling>
 }
 
 export type ExtractResult<T = any> =
-  | { status: 'success'; data: T; error?: undefined; profiling(options?: ProfilingCallOptions): Promise<ExtractProfiling> }
-  | { status: 'error'; data?: undefined; error: Error; profiling(options?: ProfilingCallOptions): Promise<ExtractProfiling> }
+  | { status: 'success'; data: T; error?: undefined; report?: string; profiling(options?: ProfilingCallOptions): Promise<ExtractProfiling> }
+  | { status: 'error'; data?: undefined; error: Error; report?: string; profiling(options?: ProfilingCallOptions): Promise<ExtractProfiling> }
 
 /** The action awaiting approval. */
 export interface PendingAction {

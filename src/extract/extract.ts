@@ -1,6 +1,8 @@
 import type { Page } from 'puppeteer-core'
 import type { CacheStatus, ExtractResult, Rules } from '../../types/index.d.ts'
 import { heldData, rulesCache } from '../cache/rules-cache.ts'
+import { clip } from '../clip.ts'
+import { RunRecorder, type FinishedRun } from '../record/run-recorder.ts'
 import { lockPage, type PageLock } from '../call/page-lock.ts'
 import { watchRun, type RunSignal } from '../call/run-signal.ts'
 import { toError, UsageError } from '../errors.ts'
@@ -32,13 +34,33 @@ export async function extract(page: Page, args: unknown[], defaults: Partial<Set
   const watch = watchRun(page, settings.signal)
   // Model requests end with the run.
   const scope: Scope = { page, settings: { ...settings, signal: watch.signal }, watch, lock }
+  const recorder = settings.record ? new RunRecorder(settings.record, page, 'extract', call.instruction) : undefined
   try {
-    if (written) return await extractWithWrittenRules(scope, call.instruction!, call.rules as Rules | undefined)
-    return await extractWithRules(scope, call.rules as Rules)
+    const result = written
+      ? await extractWithWrittenRules(scope, call.instruction!, call.rules as Rules | undefined)
+      : await extractWithRules(scope, call.rules as Rules)
+    if (recorder) await recordExtraction(recorder, result, call.instruction)
+    return result
   } finally {
     watch.dispose()
     lock.release()
   }
+}
+
+/** Data a recording keeps: enough to check a run by eye, bounded for a page of thousands of rows. */
+const RECORDED_DATA_LIMIT = 20_000
+
+/** The extraction's recording: the page it read, the data and the rules; `report` is set on the result. */
+async function recordExtraction(recorder: RunRecorder, result: ExtractResult, instruction: string | undefined): Promise<void> {
+  const { rules, cost, timing, cache } = await result.profiling()
+  const line: FinishedRun = { call: 'extract', status: result.status, steps: 0, decisions: 0, cost, timing }
+  if (instruction !== undefined) line.goal = instruction
+  if (result.status === 'error') line.reason = result.error.message
+  else line.data = clip(JSON.stringify(result.data, null, 2) ?? 'undefined', RECORDED_DATA_LIMIT)
+  if (rules) line.rules = JSON.stringify(rules, null, 2)
+  if (cache) line.cache = cache
+  const report = await recorder.finish(line)
+  if (report) result.report = report
 }
 
 /** What one extraction runs with. */

@@ -15,6 +15,7 @@ import { watchPageEvents, type PageEvents } from '../executor/page-events.ts'
 import { perform } from '../executor/perform.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
+import type { RunRecorder } from '../record/run-recorder.ts'
 import { onElement } from '../operations.ts'
 import { logStep } from '../profiling/log.ts'
 import { failureTag, type Phase } from './failure-tag.ts'
@@ -63,8 +64,8 @@ export interface LoopOutcome {
  * races the run's signal, so an abort, a closed page or a lost browser ends the run at once, however
  * long the page keeps a call pending.
  */
-export function runGoalLoop(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger): Promise<LoopOutcome> {
-  return new GoalRun(page, goal, settings, parts, ledger).run()
+export function runGoalLoop(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger, recorder?: RunRecorder): Promise<LoopOutcome> {
+  return new GoalRun(page, goal, settings, parts, ledger, recorder).run()
 }
 
 class GoalRun {
@@ -76,6 +77,7 @@ class GoalRun {
   readonly #callerSignal: AbortSignal | undefined
   readonly #parts: GoalParts
   readonly #ledger: Ledger
+  readonly #recorder: RunRecorder | undefined
   readonly #trace: TraceEntry[] = []
   readonly #recent: RecentAction[] = []
   readonly #noChange = new NoChangeGuard()
@@ -91,13 +93,13 @@ class GoalRun {
   #observeMs = 0
   #steps = 0
   #decisions = 0
-  // The entry of the step in progress, logged once its step is over (at the next decision or the end).
-  #open: TraceEntry | undefined
+  // The step in progress, logged and recorded once it is over (at the next decision or the end).
+  #open: Step | undefined
   #consent: ConsentReport | undefined
   #replay: GoalReplay | undefined
   #stepStarted = performance.now()
 
-  constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger) {
+  constructor(page: Page, goal: string, settings: Settings, parts: GoalParts, ledger: Ledger, recorder: RunRecorder | undefined) {
     this.#page = page
     this.#goal = goal
     this.#callerSignal = settings.signal
@@ -105,6 +107,7 @@ class GoalRun {
     this.#settings = { ...settings, signal: this.#run.signal }
     this.#parts = parts
     this.#ledger = ledger
+    this.#recorder = recorder
   }
 
   async run(): Promise<LoopOutcome> {
@@ -171,7 +174,7 @@ class GoalRun {
     this.#decisions += 1
     const step = beginStep(decision, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
     this.#trace.push(step.entry)
-    this.#open = step.entry
+    this.#open = step
     const shortfall = confidenceShortfall(decision, settings.minConfidence, step.named)
     if (shortfall) this.#stop('low_confidence', shortfall)
     return { step, checklist }
@@ -188,7 +191,7 @@ class GoalRun {
     const planned = plan.kind === 'step' ? plan : { decision: { operation: 'DONE', decisionMs: 0 } as const }
     const step = beginReplayedStep(planned, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
     this.#trace.push(step.entry)
-    this.#open = step.entry
+    this.#open = step
     return step
   }
 
@@ -260,6 +263,8 @@ class GoalRun {
       signal: this.#run.signal,
       checkFreshness: this.#parts.checkFreshness,
     }
+    // A recording shows the page before the input: its screenshot, taken while the model was asked, is in.
+    if (this.#recorder) await this.#run.race(this.#recorder.beforeInput())
     const performed = await perform(input, (promise) => this.#run.race(promise))
     step.entry.actMs = performed.actMs
     if ('error' in performed) throw performed.error
@@ -372,6 +377,7 @@ class GoalRun {
     const observing = observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
     this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
     this.#observeMs = Math.round(performance.now() - started)
+    this.#recorder?.capture(this.#snapshot.observation)
     return this.#snapshot
   }
 
@@ -379,9 +385,12 @@ class GoalRun {
     throw new BlockedError(reason, message, this.#trace)
   }
 
-  /** Logs the step that just ended: its decision, input and the observation that followed. */
+  /** Logs and records the step that just ended: its decision, input and the observation that followed. */
   #closeStep(): void {
-    if (this.#open) logStep(this.#open, performance.now() - this.#stepStarted)
+    if (this.#open) {
+      logStep(this.#open.entry, performance.now() - this.#stepStarted)
+      this.#recorder?.step(this.#open, this.#ledger.calls)
+    }
     this.#open = undefined
     this.#stepStarted = performance.now()
   }

@@ -8,9 +8,10 @@ import { writeText } from '../decision/write-text.ts'
 import { UsageError } from '../errors.ts'
 import { showValue, mergeSettings, parseOptions, type Settings } from '../options.ts'
 import { createGoalProfiling } from '../profiling/goal-profiling.ts'
-import { createLedger } from '../profiling/ledger.ts'
+import { createLedger, summarizeCost, summarizeTiming, type Ledger } from '../profiling/ledger.ts'
+import { RunRecorder, type FinishedRun } from '../record/run-recorder.ts'
 import { startChecklist } from './goal-checklist.ts'
-import { runGoalLoop, type GoalParts } from './goal-loop.ts'
+import { runGoalLoop, type GoalParts, type LoopOutcome } from './goal-loop.ts'
 
 const PARTS: GoalParts = { observe, checkFreshness, decideStep, writeText, startChecklist }
 
@@ -32,7 +33,9 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
   try {
     const started = performance.now()
     const ledger = createLedger()
-    const outcome = await runGoalLoop(page, goal.trim(), settings, PARTS, ledger)
+    const recorder = settings.record ? new RunRecorder(settings.record, page, 'goal', goal.trim()) : undefined
+    const outcome = await runGoalLoop(page, goal.trim(), settings, PARTS, ledger, recorder)
+    const totalMs = performance.now() - started
     const result: GoalResult = {
       status: outcome.status,
       steps: outcome.steps,
@@ -47,15 +50,40 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
         observation: outcome.observation,
         trace: outcome.trace,
         settings,
-        totalMs: performance.now() - started,
+        totalMs,
         cache: outcome.cache,
+        ...(recorder ? { onEvaluated: (accuracy) => recorder.evaluated(accuracy) } : {}),
       }),
     }
     if (outcome.error) result.error = outcome.error
     if (outcome.failure) result.failure = outcome.failure
     if (outcome.consent) result.consent = outcome.consent
+    if (recorder) {
+      const report = await recorder.finish(resultLine(goal.trim(), outcome, ledger, totalMs))
+      if (report) result.report = report
+    }
     return result
   } finally {
     lock.release()
   }
+}
+
+/** The result as the recording's last line tells it; checklist evidence of typed values is left to the trace. */
+function resultLine(goal: string, outcome: LoopOutcome, ledger: Ledger, totalMs: number): FinishedRun {
+  const line: FinishedRun = {
+    call: 'goal',
+    goal,
+    status: outcome.status,
+    steps: outcome.steps,
+    decisions: outcome.decisions,
+    verified: outcome.verified,
+    checklist: outcome.checklist.items.map((item) => ({ description: item.description, kind: item.check.kind, status: item.status })),
+    cost: summarizeCost(ledger.calls),
+    timing: summarizeTiming(ledger.calls, totalMs, 0),
+  }
+  if (outcome.observation) Object.assign(line, { url: outcome.observation.url, title: outcome.observation.title })
+  if (outcome.error) line.reason = outcome.error.message
+  if (outcome.failure) line.failure = outcome.failure
+  if (outcome.cache) line.cache = outcome.cache
+  return line
 }

@@ -1,4 +1,4 @@
-import type { CacheStatus, GoalProfiling, GoalResult, ProfilingCallOptions, TraceEntry } from '../../types/index.d.ts'
+import type { Accuracy, CacheStatus, GoalProfiling, GoalResult, ProfilingCallOptions, TraceEntry } from '../../types/index.d.ts'
 import type { Observation } from '../collector/observation.ts'
 import { toError } from '../errors.ts'
 import type { Settings } from '../options.ts'
@@ -20,6 +20,8 @@ export interface GoalProfilingInput {
   totalMs: number
   /** What the replay cache did; undefined when it is off. */
   cache?: CacheStatus | undefined
+  /** Told the evaluator's verdict once it is known (the recording writes it); awaited, never thrown. */
+  onEvaluated?: (accuracy: Accuracy) => Promise<void>
 }
 
 /**
@@ -56,6 +58,7 @@ export function createGoalProfiling(input: GoalProfilingInput): (options?: Profi
       evaluationMs += performance.now() - started
       settled = summary(accuracy)
       logFinished('goal', { status, ...settled })
+      if (accuracy) await input.onEvaluated?.(accuracy).catch(() => {})
       return settled
     } catch (error) {
       evaluationMs += performance.now() - started

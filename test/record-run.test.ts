@@ -1,0 +1,126 @@
+import test from 'ava'
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import type { Page } from 'puppeteer-core'
+import agent from '../src/index.ts'
+import type { ResultLine, RunLine, StepLine } from '../src/record/run-lines.ts'
+import { useChrome } from './helpers/chrome.ts'
+import { useFixtureServers } from './helpers/fixture-server.ts'
+import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
+
+// Recording a run: one folder per goal or extraction, with run.jsonl (a line per step and the
+// result), a screenshot per observation decided on, the final page, and report.html.
+
+const chrome = useChrome(test)
+const servers = useFixtureServers(test)
+
+async function open(t: Parameters<typeof chrome.page>[0], path: string): Promise<Page> {
+  const page = await chrome.page(t)
+  await page.goto(servers.site.url(path))
+  return page
+}
+
+async function linesOf(report: string): Promise<RunLine[]> {
+  const text = await readFile(join(dirname(report), 'run.jsonl'), 'utf8')
+  return text.trim().split('\n').map((line) => JSON.parse(line) as RunLine)
+}
+
+const SEARCH: ScriptStep[] = [{ operation: 'TYPE_TEXT', target: /Search books/ }, { operation: 'SUBMIT', target: /Search books/ }, { operation: 'DONE' }]
+
+async function search(t: Parameters<typeof chrome.page>[0], record: unknown) {
+  const page = await open(t, 'sites/search/index.html')
+  const result = await agent(page).goal('Search for dune.', {
+    decisions: scriptedModel(SEARCH).model,
+    text: textModel('dune'),
+    evaluator: evaluatorModel(0.9),
+    checklist: false,
+    record,
+  } as never)
+  return { page, result }
+}
+
+test('a recorded goal writes run.jsonl, a screenshot per step, the final page and report.html', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const { result } = await search(t, dir)
+  t.is(result.status, 'success', result.error?.message)
+  t.truthy(result.report)
+  const folder = dirname(result.report!)
+  t.is(dirname(folder), dir)
+  t.regex(folder, /\d{4}-\d\d-\d\dT[\d-]+Z-goal-search-for-dune-[0-9a-f]{4}$/)
+  const files = (await readdir(folder)).sort()
+  t.deepEqual(files, ['final.jpg', 'page-001.jpg', 'page-002.jpg', 'page-003.jpg', 'report.html', 'run.jsonl'])
+
+  const lines = await linesOf(result.report!)
+  t.is(lines.length, 4)
+  const [typed, submit, done] = lines as StepLine[]
+  const last = lines[3] as ResultLine
+  t.like(typed, { kind: 'step', operation: 'TYPE_TEXT', step: 1, request: 1, screenshot: 'page-001.jpg', text: '••••', masked: true })
+  t.like(submit, { operation: 'SUBMIT', screenshot: 'page-002.jpg', pageChanged: true })
+  t.like(done, { operation: 'DONE', screenshot: 'page-003.jpg' })
+  t.is(typed!.target!.name, 'Search books')
+  t.true(typed!.target!.box!.width > 0)
+  t.deepEqual(typed!.viewport, { width: 1000, height: 800 })
+  t.is(typed!.heads.operation![0]!.id, 'TYPE_TEXT')
+  t.is(typed!.heads.target![0]!.label, 'Search books')
+  t.is(typed!.cost.calls, 2, 'the decision and the typed value')
+  t.like(last, { kind: 'result', call: 'goal', goal: 'Search for dune.', status: 'success', steps: 2, decisions: 3, screenshot: 'final.jpg' })
+  t.regex(last.url, /results\.html\?q=dune/)
+  for (const file of ['page-001.jpg', 'final.jpg']) {
+    const bytes = await readFile(join(folder, file))
+    t.is(bytes.readUInt16BE(0), 0xffd8, `${file} is a JPEG`)
+  }
+  t.false((await readFile(join(folder, 'run.jsonl'), 'utf8')).includes('"dune"'), 'the typed value is masked')
+
+  // The evaluator's verdict is written into the result line once profiling() has it.
+  const { accuracy } = await result.profiling()
+  const evaluated = (await linesOf(result.report!)).at(-1) as ResultLine
+  t.deepEqual(evaluated.accuracy, accuracy)
+  t.true((await stat(result.report!)).size > 0)
+})
+
+test('typedValues: true keeps typed values; recording is off without the option', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const kept = await search(t, { dir, typedValues: true })
+  t.like((await linesOf(kept.result.report!))[0], { text: 'dune' })
+  const off = await search(t, undefined)
+  t.is(off.result.report, undefined)
+  t.false('report' in JSON.parse(JSON.stringify(off.result)))
+})
+
+test('a failed goal and an extraction are recorded too', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const page = await open(t, 'sites/news/index.html')
+  const failed = await agent(page).goal('Open the comments.', {
+    decisions: scriptedModel([{ operation: 'BLOCKED' }]).model,
+    text: textModel('unused'),
+    checklist: false,
+    record: dir,
+  })
+  t.is(failed.status, 'error')
+  const last = (await linesOf(failed.report!)).at(-1) as ResultLine
+  t.like(last, { status: 'error', failure: 'model_blocked' })
+  t.regex(last.reason!, /BLOCKED/)
+
+  const extracted = await agent(page).extract({ title: { selector: 'h1', attr: 'text' } }, { record: dir })
+  t.is(extracted.status, 'success')
+  const lines = await linesOf(extracted.report!)
+  t.is(lines.length, 1)
+  t.like(lines[0], { kind: 'result', call: 'extract', status: 'success', steps: 0, screenshot: 'final.jpg' })
+  t.is(JSON.parse((lines[0] as ResultLine).data!).title, await page.$eval('h1', (h1) => h1.textContent))
+  t.is((await readdir(dir)).length, 2)
+})
+
+test.serial('PUPPETEER_AGENT_RECORD turns recording on; record: false turns it off', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const page = await open(t, 'sites/news/index.html')
+  process.env.PUPPETEER_AGENT_RECORD = dir
+  try {
+    const on = await agent(page).extract({ title: { selector: 'h1', attr: 'text' } })
+    t.is(dirname(dirname(on.report!)), dir)
+    const off = await agent(page).extract({ title: { selector: 'h1', attr: 'text' } }, { record: false })
+    t.is(off.report, undefined)
+  } finally {
+    delete process.env.PUPPETEER_AGENT_RECORD
+  }
+})
