@@ -6,6 +6,7 @@ import { runExec, type ExecIO } from './exec.ts'
 import { describeError } from './output.ts'
 import { providePackage } from './package-alias.ts'
 import { parseArgs, USAGE } from './parse-args.ts'
+import { runReport } from './report.ts'
 
 /** Runs one CLI invocation and resolves its exit code. */
 export async function main(args: readonly string[], io: ExecIO): Promise<number> {
@@ -19,6 +20,7 @@ export async function main(args: readonly string[], io: ExecIO): Promise<number>
       await io.write(`${version()}\n`)
       return EXIT.ok
     }
+    if (command.kind === 'report') return await runReport(command.folder, io)
     providePackage()
     return await runExec(command.args, io)
   } catch (thrown) {
@@ -27,7 +29,8 @@ export async function main(args: readonly string[], io: ExecIO): Promise<number>
       await io.writeError(`puppeteer-agent: ${error.message}\n`)
       return error.exitCode
     }
-    // The script failed to load (a syntax error, a throw at top level) or the browser did not start.
+    // The script failed to load (a syntax error, a throw at top level), the browser did not start, or
+    // a run.jsonl to report has a bad line.
     await io.writeError(`${describeError(error, Boolean(io.env.DEBUG))}\n`)
     return EXIT.scriptFailed
   }

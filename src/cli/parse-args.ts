@@ -16,12 +16,14 @@ export interface ExecArgs {
   argv: ScriptArgv
 }
 
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'exec'; args: ExecArgs }
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'exec'; args: ExecArgs } | { kind: 'report'; folder: string }
 
 export const USAGE = `Usage: puppeteer-agent exec <file> [flags]
+       puppeteer-agent report <run folder>
 
-Opens a page and calls the function <file> exports with { page, browser, browserless, argv },
+exec opens a page and calls the function <file> exports with { page, browser, browserless, argv },
 then prints what it returns as JSON.
+report rebuilds report.html of a recorded run from its run.jsonl and screenshots, and prints its path.
 
 Flags:
   --no-headless           show the browser window
@@ -32,7 +34,8 @@ Flags:
   --help, --version
   any other --flag=value  passed to the script in argv
 
-Exit codes: 0 done, 1 the script threw, 2 bad usage or no browser to run it in.`
+Exit codes: 0 done, 1 the script threw (for report: run.jsonl has a bad line), 2 bad usage,
+no browser to run it in, or no run folder to report.`
 
 // Flags the CLI consumes; everything else belongs to the script.
 const OWN_FLAGS = ['headless', 'ws-endpoint', 'cache', 'help', 'h', 'version', 'v']
@@ -49,7 +52,8 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
 
   const [command, file, ...rest] = parsed._
   if (command === undefined) throw new CliError(`No command given.\n\n${USAGE}`, EXIT.usage)
-  if (command !== 'exec') throw new CliError(`Unknown command "${command}": the only command is exec.\n\n${USAGE}`, EXIT.usage)
+  if (command === 'report') return reportCommand(file, rest)
+  if (command !== 'exec') throw new CliError(`Unknown command "${command}": the commands are exec and report.\n\n${USAGE}`, EXIT.usage)
   if (!file) throw new CliError(`exec needs a script file.\n\n${USAGE}`, EXIT.usage)
 
   const wsEndpoint = parsed['ws-endpoint'] ?? (env.BROWSER_WS_ENDPOINT || undefined)
@@ -73,4 +77,9 @@ function cacheFlag(value: unknown): ExecArgs['cache'] {
   if (typeof value === 'string' && value.trim() !== '') return value.trim()
   const why = Array.isArray(value) ? 'was given more than once' : 'needs a directory'
   throw new CliError(`--cache ${why}: --cache=<dir>, or --no-cache to turn the cache off.`, EXIT.usage)
+}
+
+function reportCommand(folder: string | undefined, rest: string[]): Command {
+  if (!folder || rest.length > 0) throw new CliError(`report needs one run folder.\n\n${USAGE}`, EXIT.usage)
+  return { kind: 'report', folder }
 }

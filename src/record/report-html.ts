@@ -66,9 +66,11 @@ function when(result: ResultLine): string {
 function figures(result: ResultLine): string {
   const { cost, timing } = result
   const tokens = cost.inputTokens === undefined || cost.outputTokens === undefined ? undefined : `${count(cost.inputTokens)} in / ${count(cost.outputTokens)} out`
+  // An extraction takes no steps: zeros there would only be noise.
+  const goal = result.call === 'goal'
   const rows: [string, string | undefined][] = [
-    ['Steps', count(result.steps)],
-    ['Decisions', count(result.decisions)],
+    ['Steps', goal ? count(result.steps) : undefined],
+    ['Decisions', goal ? count(result.decisions) : undefined],
     ['Model calls', count(cost.calls)],
     ['Tokens', tokens],
     ['Cost', cost.usd === undefined ? 'unknown' : usd(cost.usd)],
