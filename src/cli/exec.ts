@@ -2,6 +2,8 @@ import { constants } from 'node:os'
 import { resolve } from 'node:path'
 import type { Browser, Page } from 'puppeteer-core'
 import { CACHE_ENV } from '../cache/cache-settings.ts'
+import { RECORD_ENV } from '../record/record-settings.ts'
+import { reportsSince } from './recorded-reports.ts'
 import { toError } from '../errors.ts'
 import { EXIT } from './cli-error.ts'
 import { goto, type GotoOptions, type GotoResult } from './goto.ts'
@@ -34,7 +36,10 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
  * every path, a signal included; setup errors (CliError) propagate to the caller.
  */
 export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
-  applyCache(args.cache)
+  applyDirectory(CACHE_ENV, args.cache)
+  applyDirectory(RECORD_ENV, args.record)
+  const recording = process.env[RECORD_ENV]?.trim()
+  const started = Date.now()
   const script = await loadScript(args.file)
   let session: Promise<BrowserSession> | undefined
   const stopWatching = watchSignals(async (signal) => {
@@ -56,6 +61,8 @@ export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
       return EXIT.scriptFailed
     } finally {
       await close()
+      // The script's runs, whether it succeeded or not: a failed run is the one worth looking at.
+      if (recording) for (const report of await reportsSince(recording, started)) await io.writeError(`Report: ${report}\n`)
     }
   } finally {
     stopWatching()
@@ -63,14 +70,14 @@ export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
 }
 
 /**
- * The library takes the cache directory from the environment when an agent's options leave `cache`
- * unset, so the flag reaches scripts written without it, and processes they start. Set before the
- * script loads: it may make its agents at top level. The directory is made absolute in case the
- * script changes directory.
+ * The library takes the cache and recording directories from the environment when an agent's
+ * options leave `cache` or `record` unset, so the flags reach scripts written without them, and
+ * processes they start. Set before the script loads: it may make its agents at top level. The
+ * directory is made absolute in case the script changes directory.
  */
-function applyCache(cache: ExecArgs['cache']): void {
-  if (cache === false) delete process.env[CACHE_ENV]
-  else if (cache !== undefined) process.env[CACHE_ENV] = resolve(cache)
+function applyDirectory(variable: string, flag: string | false | undefined): void {
+  if (flag === false) delete process.env[variable]
+  else if (flag !== undefined) process.env[variable] = resolve(flag)
 }
 
 // The script goes on after a slow or failed load; the user still hears about it.

@@ -13,6 +13,8 @@ export interface ExecArgs {
   wsEndpoint: string | undefined
   /** `--cache=<dir>`: the directory; `--no-cache`: false; absent: undefined, the environment decides. */
   cache: string | false | undefined
+  /** `--record=<dir>` / `--no-record`, the same way. */
+  record: string | false | undefined
   argv: ScriptArgv
 }
 
@@ -31,6 +33,9 @@ Flags:
   --cache=<dir>           keep the replay cache in <dir>: goals and extraction rules run again without
                           the model (sets PUPPETEER_AGENT_CACHE; a cache option in the script wins)
   --no-cache              no replay cache, even when PUPPETEER_AGENT_CACHE is set
+  --record=<dir>          record every goal and extraction of the script into <dir> (sets
+                          PUPPETEER_AGENT_RECORD) and print each report's path at the end
+  --no-record             no recording, even when PUPPETEER_AGENT_RECORD is set
   --help, --version
   any other --flag=value  passed to the script in argv
 
@@ -38,12 +43,12 @@ Exit codes: 0 done, 1 the script threw (for report: run.jsonl has a bad line), 2
 no browser to run it in, or no run folder to report.`
 
 // Flags the CLI consumes; everything else belongs to the script.
-const OWN_FLAGS = ['headless', 'ws-endpoint', 'cache', 'help', 'h', 'version', 'v']
+const OWN_FLAGS = ['headless', 'ws-endpoint', 'cache', 'record', 'help', 'h', 'version', 'v']
 
 export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
   const parsed = mri([...args], {
     boolean: ['headless', 'help', 'version'],
-    string: ['ws-endpoint', 'cache'],
+    string: ['ws-endpoint', 'cache', 'record'],
     alias: { h: 'help', v: 'version' },
     default: { headless: true },
   })
@@ -63,20 +68,22 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
   if (typeof parsed.headless !== 'boolean') {
     throw new CliError(`--headless takes no value; use --no-headless to show the browser.`, EXIT.usage)
   }
-  const cache = cacheFlag(parsed.cache)
+  const cache = directoryFlag('cache', parsed.cache)
+  const record = directoryFlag('record', parsed.record)
 
   const argv: ScriptArgv = { _: rest }
   for (const [key, value] of Object.entries(parsed)) {
     if (key !== '_' && !OWN_FLAGS.includes(key)) argv[key] = value
   }
-  return { kind: 'exec', args: { file, headless: parsed.headless, wsEndpoint: wsEndpoint?.trim() || undefined, cache, argv } }
+  return { kind: 'exec', args: { file, headless: parsed.headless, wsEndpoint: wsEndpoint?.trim() || undefined, cache, record, argv } }
 }
 
-function cacheFlag(value: unknown): ExecArgs['cache'] {
+/** `--<name>=<dir>`, `--no-<name>` (false) or neither (undefined). */
+function directoryFlag(name: 'cache' | 'record', value: unknown): string | false | undefined {
   if (value === undefined || value === false) return value
   if (typeof value === 'string' && value.trim() !== '') return value.trim()
   const why = Array.isArray(value) ? 'was given more than once' : 'needs a directory'
-  throw new CliError(`--cache ${why}: --cache=<dir>, or --no-cache to turn the cache off.`, EXIT.usage)
+  throw new CliError(`--${name} ${why}: --${name}=<dir>, or --no-${name} to turn it off.`, EXIT.usage)
 }
 
 function reportCommand(folder: string | undefined, rest: string[]): Command {
