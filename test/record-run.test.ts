@@ -124,3 +124,37 @@ test.serial('PUPPETEER_AGENT_RECORD turns recording on; record: false turns it o
     delete process.env.PUPPETEER_AGENT_RECORD
   }
 })
+
+test('the report of a real run, opened in Chrome: a card per step, images loaded, the box on the target, no network', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const page = await open(t, 'sites/search/index.html')
+  const field = await page.$eval('input', (input) => {
+    const rect = input.getBoundingClientRect()
+    return { x: rect.x, y: rect.y, width: rect.width, height: rect.height }
+  })
+  const result = await agent(page).goal('Search for dune.', {
+    decisions: scriptedModel(SEARCH).model,
+    text: textModel('dune'),
+    checklist: false,
+    record: dir,
+  })
+  const viewer = await chrome.page(t)
+  const requests: string[] = []
+  const errors: string[] = []
+  viewer.on('request', (request) => requests.push(request.url()))
+  viewer.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
+  viewer.on('pageerror', (error) => errors.push(String(error)))
+  await viewer.goto(`file://${result.report}`, { waitUntil: 'load' })
+  t.is(await viewer.$$eval('.step-card', (cards) => cards.length), 3)
+  t.true(await viewer.$$eval('img', (images) => images.length === 4 && images.every((image) => image.complete && image.naturalWidth > 0)))
+  t.deepEqual(errors, [])
+  t.true(requests.every((url) => url.startsWith('file://')), requests.join(' '))
+  const box = await viewer.$eval('.step-card .target-box', (span) => ({
+    x: Number(span.getAttribute('data-x')),
+    y: Number(span.getAttribute('data-y')),
+    width: Number(span.getAttribute('data-width')),
+    height: Number(span.getAttribute('data-height')),
+  }))
+  for (const key of ['x', 'y', 'width', 'height'] as const) t.true(Math.abs(box[key] - field[key]) < 1, `${key}: ${box[key]} vs ${field[key]}`)
+  t.false((await viewer.content()).includes('dune"'), 'the typed value is masked')
+})
