@@ -1,13 +1,15 @@
 // npm run benchmark -- [--url=<url|demo>] [--goal=<goal>] [--reference=<decision model>]
-//   [--decisions=<ids>] [--models=<ids>] [--samples=10] [--perMinute=5] [--record=<file>] [--replay=<file>]
+//   [--decisions=<ids>] [--models=<ids>] [--samples=10] [--perMinute=5] [--recording=<file>] [--record=<dir>]
+//   [--replay=<file>]
 // Runs the goal live with the reference decision model and records every decision request (state and
-// questions), then replays the identical requests to the reference, to each other decision model and to
-// each language model (the `decisions: false` path), and prints a Markdown table. Progress on stderr.
+// questions), with --record also each live run (its report is linked from the recording), then replays
+// the identical requests to the reference, to each other decision model and to each language model
+// (the `decisions: false` path), and prints a Markdown table. Progress on stderr.
 import createDebug from 'debug'
 import { DEFAULTS, mergeSettings, parseOptions } from '../src/options.ts'
 import { LOCAL_MODEL } from '../src/models/resolve-model.ts'
 import { launchBrowser } from './common/browser.ts'
-import { FlagError, integerFlag, listFlag, numberFlag, parseFlags, stringFlag } from './common/flags.ts'
+import { directoryFlag, FlagError, integerFlag, listFlag, numberFlag, parseFlags, stringFlag } from './common/flags.ts'
 import { appendJsonLine, readJsonLines, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
 import { firstLine } from './common/message.ts'
 import { progress } from './common/progress.ts'
@@ -16,7 +18,7 @@ import { recordLive } from './benchmark/live.ts'
 import { createPacer } from './benchmark/pace.ts'
 import type { RecordedRequest } from './benchmark/recording.ts'
 import { replayOne, type Decider } from './benchmark/replay.ts'
-import { describeLiveRuns, renderTable, summarizeReplay, type ReplayResult } from './benchmark/summary.ts'
+import { describeLiveRuns, liveReports, renderTable, summarizeReplay, type ReplayResult } from './benchmark/summary.ts'
 
 const log = createDebug('puppeteer-agent:benchmark')
 
@@ -32,13 +34,14 @@ const USAGE = `Usage: npm run benchmark -- [flags]
   --reasoning=<level>    reasoning level of the language models (default none)
   --timeout=<ms>         per request (default ${DEFAULTS.timeout})
   --maxRetries=<n>       retries per replayed request (default 0: a rate-limited request counts as unanswered)
-  --record=<file.jsonl>  where the recording goes (default: a new file in the temporary directory)
+  --recording=<file.jsonl> where the recording of the requests goes (default: a new file in the temporary directory)
+  --record=<dir>         record each live run into <dir> (run.jsonl, screenshots, report.html); the recording links it
   --replay=<file.jsonl>  replay an earlier recording instead of running the goal live
   --out=<file.jsonl>     where each decider's answers go (default: a new file in the temporary directory)`
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
-    strings: ['url', 'goal', 'reference', 'decisions', 'models', 'samples', 'perMinute', 'text', 'reasoning', 'timeout', 'maxRetries', 'record', 'replay', 'out'],
+    strings: ['url', 'goal', 'reference', 'decisions', 'models', 'samples', 'perMinute', 'text', 'reasoning', 'timeout', 'maxRetries', 'recording', 'record', 'replay', 'out'],
     booleans: ['help'],
   })
   if (flags.help) {
@@ -62,16 +65,24 @@ async function main(argv: string[]): Promise<number> {
   let recording: RecordedRequest[]
   let recordingFile: string
   if (replayFile) {
-    for (const name of ['url', 'goal', 'text', 'record']) {
+    for (const name of ['url', 'goal', 'text', 'recording', 'record']) {
       if (flags[name] !== undefined) throw new FlagError(`--${name} does not apply with --replay, which reuses the requests of ${replayFile}.`)
     }
+    // Nor would --record: a replay sends recorded requests to models and drives no page, so it has no
+    // run to report; the live runs' reports, when they were recorded, are in the recording's outcomes.
     recording = readJsonLines<RecordedRequest>(replayFile)
     if (recording.length === 0) throw new Error(`${replayFile} holds no recorded request.`)
     recording = recording.slice(0, integerFlag(flags, 'samples', recording.length))
     recordingFile = replayFile
   } else {
-    recordingFile = stringFlag(flags, 'record') ?? temporaryJsonlPath('benchmark-recording')
-    recording = await recordRequests(flags, recordingFile)
+    const named = stringFlag(flags, 'record')
+    if (named?.endsWith('.jsonl')) {
+      // --record used to name the recording file: refused rather than made into a directory of that name.
+      throw new FlagError(`--record takes a directory for the live runs' reports; the recording file is --recording=${named}.`)
+    }
+    const recordDir = directoryFlag(flags, 'record')
+    recordingFile = stringFlag(flags, 'recording') ?? temporaryJsonlPath('benchmark-recording')
+    recording = await recordRequests(flags, recordingFile, recordDir)
   }
 
   const reference = stringFlag(flags, 'reference') ?? recording[0]!.model
@@ -103,12 +114,15 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `${renderTable(summarizeReplay(results), recording[0]!.model)}\n\n` +
       `recording: ${recordingFile} (${recording.length} requests from ${describeLiveRuns(recording)})\n` +
+      liveReports(recording)
+        .map(({ run, report }) => `report of live run ${run}: ${report}\n`)
+        .join('') +
       `answers: ${out}\n`,
   )
   return 0
 }
 
-async function recordRequests(flags: ReturnType<typeof parseFlags>, file: string): Promise<RecordedRequest[]> {
+async function recordRequests(flags: ReturnType<typeof parseFlags>, file: string, recordDir: string | undefined): Promise<RecordedRequest[]> {
   const reference = stringFlag(flags, 'reference') ?? String(DEFAULTS.decisions)
   const samples = integerFlag(flags, 'samples', 10)
   const site = await openSite(stringFlag(flags, 'url') ?? 'demo')
@@ -121,11 +135,24 @@ async function recordRequests(flags: ReturnType<typeof parseFlags>, file: string
   const browser = await launchBrowser()
   try {
     progress('benchmark', `recording ${samples} decision requests of ${reference} on ${site.url}: ${goal}`)
-    const plan = { url: site.url, goal, reference, text, samples, maxRuns: samples, navigationTimeoutMs: 30_000 }
+    const plan = {
+      url: site.url,
+      goal,
+      reference,
+      text,
+      samples,
+      maxRuns: samples,
+      navigationTimeoutMs: 30_000,
+      ...(recordDir !== undefined ? { record: recordDir } : {}),
+    }
     const recording = await recordLive(browser, plan, (run, result, recorded) => {
       const kept = Math.min(recorded, samples)
       const verdict = result.failure ? ` [${result.failure}]` : result.verified ? ' (verified)' : ''
-      progress('benchmark', `live run ${run}: ${result.status}${verdict}${result.error ? ` (${firstLine(result.error.message)})` : ''}, ${kept}/${samples} requests recorded`)
+      const report = result.report ? `; report ${result.report}` : ''
+      progress(
+        'benchmark',
+        `live run ${run}: ${result.status}${verdict}${result.error ? ` (${firstLine(result.error.message)})` : ''}, ${kept}/${samples} requests recorded${report}`,
+      )
     })
     startJsonl(file)
     for (const recorded of recording) appendJsonLine(file, recorded)

@@ -1,11 +1,11 @@
 // npm run compare -- --url=<url|demo> --goal=<goal> [--goal=…] [--extract=<instruction|rules JSON>]
 //   [--decisions=a,b|none] [--text=a,b] [--reasoning=none,low] [--runs=5] [--out=file.jsonl]
-//   [--verify-url=<substring>] [--verify-text=<substring>] [--evaluator=<model>]
+//   [--verify-url=<substring>] [--verify-text=<substring>] [--evaluator=<model>] [--record=<dir>]
 // Runs one task several times per model setup, each run in a fresh browser context, appends one JSON
 // line per run and prints the ranking of the setups as JSON on stdout. Progress goes to stderr.
 import createDebug from 'debug'
 import { DEFAULTS } from '../src/options.ts'
-import { FlagError, integerFlag, listFlag, parseFlags, repeatedFlag, stringFlag } from './common/flags.ts'
+import { directoryFlag, FlagError, integerFlag, listFlag, parseFlags, repeatedFlag, stringFlag } from './common/flags.ts'
 import { appendJsonLine, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
 import { launchBrowser } from './common/browser.ts'
 import { firstLine } from './common/message.ts'
@@ -30,11 +30,12 @@ const USAGE = `Usage: npm run compare -- --url=<url|demo> --goal=<goal> [flags]
   --out=<file.jsonl>     where the records go (default: a new file in the temporary directory)
   --verify-url=<part>    repeatable: the final URL must contain it
   --verify-text=<part>   repeatable: the final page's text must contain it
-  --evaluator=<id>       decision model that judges the goals (default ${String(DEFAULTS.evaluator)}, or local when every model is local)`
+  --evaluator=<id>       decision model that judges the goals (default ${String(DEFAULTS.evaluator)}, or local when every model is local)
+  --record=<dir>         record every goal and extraction into <dir>; each record lists its report.html files in "reports"`
 
 async function main(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, {
-    strings: ['url', 'goal', 'extract', 'decisions', 'text', 'reasoning', 'runs', 'out', 'verify-url', 'verify-text', 'evaluator'],
+    strings: ['url', 'goal', 'extract', 'decisions', 'text', 'reasoning', 'runs', 'out', 'verify-url', 'verify-text', 'evaluator', 'record'],
     booleans: ['help'],
   })
   if (flags.help) {
@@ -53,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
   const evaluator = stringFlag(flags, 'evaluator') ?? defaultEvaluator(setups, String(DEFAULTS.evaluator))
   const extract = parseExtract(stringFlag(flags, 'extract'))
   const out = stringFlag(flags, 'out') ?? temporaryJsonlPath('compare')
+  const recordDir = directoryFlag(flags, 'record')
 
   const site = await openSite(url)
   const goals = repeatedFlag(flags, 'goal')
@@ -62,13 +64,21 @@ async function main(argv: string[]): Promise<number> {
     throw new FlagError('--goal is required.')
   }
   startJsonl(out)
-  progress('compare', `${setups.length} setup(s) × ${runs} run(s) on ${site.url}; records in ${out}`)
+  progress('compare', `${setups.length} setup(s) × ${runs} run(s) on ${site.url}; records in ${out}${recordDir ? `, run reports in ${recordDir}` : ''}`)
   const browser = await launchBrowser()
   try {
     const plan = {
       setups,
       runs,
-      task: { url: site.url, goals, ...(extract !== undefined ? { extract } : {}), checks, evaluator, navigationTimeoutMs: 30_000 },
+      task: {
+        url: site.url,
+        goals,
+        ...(extract !== undefined ? { extract } : {}),
+        checks,
+        evaluator,
+        navigationTimeoutMs: 30_000,
+        ...(recordDir !== undefined ? { record: recordDir } : {}),
+      },
     }
     const records = await runComparison(browser, plan, (record, done, total) => {
       appendJsonLine(out, record)
@@ -77,10 +87,12 @@ async function main(argv: string[]): Promise<number> {
       const tag = record.failure !== undefined && record.failure !== record.status ? ` [${record.failure}]` : ''
       const agentVerdict = record.agentVerified ? ', agent verified' : ''
       const pageVerdict = record.verified === undefined ? '' : record.verified ? ', page verified' : ', page NOT verified'
+      const [firstReport, ...moreReports] = record.reports ?? []
+      const report = firstReport ? `; report ${firstReport}${moreReports.length > 0 ? ` (+${moreReports.length} in the record)` : ''}` : ''
       progress(
         'compare',
         `${done}/${total} decisions=${record.decisions} text=${record.text} reasoning=${record.reasoning} run ${record.run}: ` +
-          `${record.status}${tag}${agentVerdict}${pageVerdict} in ${seconds(record.totalMs)}${record.error ? ` (${firstLine(record.error)})` : ''} ${record.path}`,
+          `${record.status}${tag}${agentVerdict}${pageVerdict} in ${seconds(record.totalMs)}${record.error ? ` (${firstLine(record.error)})` : ''} ${record.path}${report}`,
       )
     })
     process.stdout.write(`${JSON.stringify({ file: out, ...rank(records, hasChecks(checks)) }, null, 2)}\n`)

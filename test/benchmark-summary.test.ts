@@ -1,5 +1,5 @@
 import test from 'ava'
-import { agreement, describeLiveRuns, renderTable, summarizeReplay, type ReplayResult } from '../scripts/benchmark/summary.ts'
+import { agreement, describeLiveRuns, liveReports, renderTable, summarizeReplay, type ReplayResult } from '../scripts/benchmark/summary.ts'
 import { createPacer, delayBeforeNext } from '../scripts/benchmark/pace.ts'
 
 function result(decider: string, request: number, fields: Partial<ReplayResult>): ReplayResult {
@@ -69,4 +69,22 @@ test('the live runs behind a recording: successes beside verified ones, once per
   )
   t.is(describeLiveRuns([{ run: 1, model: 'local', outcome: proven }]), '1 live run of local: 1 success, 1 verified')
   t.is(describeLiveRuns([{ run: 1, model: 'local' }, { run: 2, model: 'local', outcome: proven }]), '2 live runs of local')
+})
+
+test('the reports of the live runs behind a recording, once per run in run order; none without --record', (t) => {
+  const outcome = (report?: string) => ({ status: 'success', verified: false, ...(report ? { report } : {}) }) as const
+  t.deepEqual(
+    liveReports([
+      { run: 2, outcome: outcome('/r/b/report.html') },
+      { run: 1, outcome: outcome('/r/a/report.html') },
+      { run: 1, outcome: outcome('/r/a/report.html') },
+      { run: 3, outcome: outcome() },
+      { run: 4 },
+    ]),
+    [
+      { run: 1, report: '/r/a/report.html' },
+      { run: 2, report: '/r/b/report.html' },
+    ],
+  )
+  t.deepEqual(liveReports([{ run: 1, outcome: outcome() }]), [])
 })

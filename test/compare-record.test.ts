@@ -1,10 +1,11 @@
 import test from 'ava'
+import { fileURLToPath } from 'node:url'
 import type { TraceEntry } from '../types/index.d.ts'
 import { actionsWithoutPageChange, countValues, dataHash, minConfidence, pathOf, staleDecisions } from '../scripts/compare/record.ts'
 import { buildSetups, defaultEvaluator, setupOptions } from '../scripts/compare/setups.ts'
 import { judge } from '../scripts/compare/verify.ts'
 import { parseExtract } from '../scripts/compare/extract-flag.ts'
-import { FlagError, integerFlag, listFlag, parseFlags, repeatedFlag } from '../scripts/common/flags.ts'
+import { directoryFlag, FlagError, integerFlag, listFlag, parseFlags, repeatedFlag } from '../scripts/common/flags.ts'
 
 function entry(fields: Partial<TraceEntry>): TraceEntry {
   return { request: 1, step: 1, operation: 'CLICK', stale: false, pageChanged: true, decisionMs: 5, url: 'http://127.0.0.1/', ...fields }
@@ -83,6 +84,18 @@ test('flags: repeated and comma-separated values, unknown flags and bad numbers 
   t.throws(() => parseFlags(['--rnus=3'], { strings: ['runs'] }), { instanceOf: FlagError, message: /Unknown flag --rnus/ })
   t.throws(() => parseFlags(['stray'], { strings: ['runs'] }), { instanceOf: FlagError, message: /"stray"/ })
   t.throws(() => integerFlag(parseFlags(['--runs=0'], { strings: ['runs'] }), 'runs', 5), { message: /--runs must be an integer of at least 1, got "0"/ })
+})
+
+test('a directory flag: absent, a directory to be made or that exists; blank, repeated or a file refused', (t) => {
+  const flag = (...argv: string[]) => directoryFlag(parseFlags(argv, { strings: ['record'] }), 'record')
+  const here = fileURLToPath(new URL('.', import.meta.url))
+  t.is(flag(), undefined)
+  t.is(flag('--record=recordings/new'), 'recordings/new')
+  t.is(flag(`--record=${here}`), here)
+  t.throws(() => flag('--record'), { instanceOf: FlagError, message: /--record needs a directory/ })
+  t.throws(() => flag('--record= '), { instanceOf: FlagError, message: /--record needs a directory/ })
+  t.throws(() => flag('--record=a', '--record=b'), { instanceOf: FlagError, message: /given 2 times/ })
+  t.throws(() => flag(`--record=${fileURLToPath(import.meta.url)}`), { instanceOf: FlagError, message: /--record must name a directory/ })
 })
 
 test('--extract takes an instruction, or rules as a JSON object', (t) => {

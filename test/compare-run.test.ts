@@ -62,6 +62,8 @@ test('a run that fails to start is recorded as an error and the other runs go on
   // "open the first result" is a judgment item of the demo goal's checklist: not verified by the page.
   t.like(records[1], { reasoning: 'low', status: 'done', agentVerified: false, goalsDone: 1 })
   t.is(records[1]!.failure, undefined)
+  // Without task.record nothing is recorded, and the record has no reports field.
+  t.false('reports' in records[1]!)
 })
 
 test('a page that fails to load is reported as navigationError, the run goes on, and a stop is recorded by its reason', async (t) => {

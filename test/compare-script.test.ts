@@ -1,12 +1,13 @@
 import test from 'ava'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CompareRecord } from '../scripts/compare/record.ts'
 
 const SCRIPT = fileURLToPath(new URL('../scripts/compare.ts', import.meta.url))
+const DEMO_GOAL = 'Search for "trail shoes" and open the first result'
 const RULES = JSON.stringify({ name: { selector: 'h1', attr: 'text' }, price: { selector: '.price', attr: 'text', type: 'number' } })
 
 function runScript(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -17,11 +18,31 @@ function runScript(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
   })
 }
 
-test('compare runs two local setups on the demo: one JSON line per run, the ranking on stdout, progress on stderr', async (t) => {
-  const out = join(mkdtempSync(join(tmpdir(), 'compare-test-')), 'runs.jsonl')
+/** The result line (the last) of the run.jsonl beside a report.html, after checking both are on disk. */
+function resultOf(report: string): { kind: string; call: string; goal?: string; status: string } {
+  if (basename(report) !== 'report.html' || !existsSync(report)) throw new Error(`no report.html at ${report}`)
+  const lines = readFileSync(join(dirname(report), 'run.jsonl'), 'utf8').trim().split('\n')
+  return JSON.parse(lines.at(-1)!)
+}
+
+test('compare runs two local setups on the demo: one JSON line per run, the ranking on stdout, progress on stderr, each run linked to its reports', async (t) => {
+  const folder = mkdtempSync(join(tmpdir(), 'compare-test-'))
+  const out = join(folder, 'runs.jsonl')
+  const recordings = join(folder, 'recordings')
   const { code, stdout, stderr } = await runScript(
-    ['--url=demo', '--decisions=local,none', '--text=local', '--runs=2', `--out=${out}`, '--verify-url=/product/', '--verify-text=Trail Runner', `--extract=${RULES}`],
-    { DEBUG: 'puppeteer-agent:compare' },
+    [
+      '--url=demo',
+      '--decisions=local,none',
+      '--text=local',
+      '--runs=2',
+      `--out=${out}`,
+      '--verify-url=/product/',
+      '--verify-text=Trail Runner',
+      `--extract=${RULES}`,
+      `--record=${recordings}`,
+    ],
+    // The flag, not the environment, decides what is recorded.
+    { DEBUG: 'puppeteer-agent:compare', PUPPETEER_AGENT_RECORD: join(folder, 'not-here') },
   )
   t.is(code, 0, stderr)
   const records = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as CompareRecord)
@@ -47,6 +68,11 @@ test('compare runs two local setups on the demo: one JSON line per run, the rank
     t.regex(record.finalUrl!, /^http:\/\/127\.0\.0\.1:\d+\/product\//)
     t.regex(record.dataHash!, /^[0-9a-f]{16}$/)
     t.is(typeof record.extractMs, 'number')
+    // The goal's report, then the extraction's (rules alone: no instruction to name).
+    t.is(record.reports?.length, 2)
+    t.like(resultOf(record.reports![0]!), { kind: 'result', call: 'goal', goal: DEMO_GOAL, status: 'success' })
+    t.like(resultOf(record.reports![1]!), { kind: 'result', call: 'extract', status: 'success' })
+    t.is(resultOf(record.reports![1]!).goal, undefined)
   }
   t.is(done[0]!.dataHash, done[1]!.dataHash)
 
@@ -57,7 +83,16 @@ test('compare runs two local setups on the demo: one JSON line per run, the rank
     t.is(record.passed, undefined)
     t.is(record.extracted, undefined)
     t.deepEqual(record.verifyFailed, ['url contains "/product/"', 'text contains "Trail Runner"'])
+    // The failed goal has its report; no extraction ran.
+    t.is(record.reports?.length, 1)
+    t.like(resultOf(record.reports![0]!), { kind: 'result', call: 'goal', goal: DEMO_GOAL, status: 'error' })
   }
+  const reports = records.flatMap((record) => record.reports!)
+  t.is(new Set(reports).size, 6)
+  for (const report of reports) t.true(report.startsWith(join(recordings, '/')), report)
+  t.false(existsSync(join(folder, 'not-here')))
+  // The reports field comes last, after the extraction's fields.
+  t.is(Object.keys(records[0]!).at(-1), 'reports')
 
   const result = JSON.parse(stdout)
   t.is(result.file, out)
@@ -69,12 +104,13 @@ test('compare runs two local setups on the demo: one JSON line per run, the rank
   t.is(result.ranking[1].p90TotalMs, undefined)
 
   t.regex(stderr, /\[compare\] 3\/4 decisions=local text=local reasoning=none run 2: done, page verified in /)
+  t.true(stderr.includes(`; report ${records[2]!.reports![0]} (+1 in the record)`))
   t.regex(stderr, /decisions=none text=local reasoning=none run 1: error \[model_failed\], page NOT verified in /)
   // With DEBUG set, each record is logged as it finishes.
   t.is(stderr.match(/puppeteer-agent:compare \{"decisions"/g)?.length, 4)
 })
 
-test('compare refuses an unknown reasoning level or flag before any run', async (t) => {
+test('compare refuses an unknown reasoning level, an unknown flag or a bad --record before any run', async (t) => {
   const level = await runScript(['--url=demo', '--decisions=local', '--text=local', '--reasoning=none,extreme'])
   t.is(level.code, 2)
   t.regex(level.stderr, /Unknown reasoning level "extreme"/)
@@ -82,4 +118,14 @@ test('compare refuses an unknown reasoning level or flag before any run', async 
   const flag = await runScript(['--url=demo', '--runz=2'])
   t.is(flag.code, 2)
   t.regex(flag.stderr, /Unknown flag --runz/)
+
+  const blank = await runScript(['--url=demo', '--decisions=local', '--text=local', '--record='])
+  t.is(blank.code, 2)
+  t.regex(blank.stderr, /--record needs a directory/)
+  t.notRegex(blank.stderr, /\[compare\]/)
+  const file = join(mkdtempSync(join(tmpdir(), 'compare-test-')), 'a-file')
+  writeFileSync(file, '')
+  const notDirectory = await runScript(['--url=demo', '--decisions=local', '--text=local', `--record=${file}`])
+  t.is(notDirectory.code, 2)
+  t.regex(notDirectory.stderr, /--record must name a directory/)
 })

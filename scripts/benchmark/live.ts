@@ -16,6 +16,8 @@ export interface LivePlan {
   /** Live runs allowed to collect the samples. */
   maxRuns: number
   navigationTimeoutMs: number
+  /** Where each live run records itself (run.jsonl, screenshots, report.html); absent: nothing is recorded. */
+  record?: string
 }
 
 /**
@@ -37,9 +39,11 @@ export async function recordLive(
       const page = await context.newPage()
       // A slow or failed load is not fatal: the goal runs on whatever loaded, as in compare.
       await page.goto(plan.url, { waitUntil: 'load', timeout: plan.navigationTimeoutMs }).catch(() => {})
-      const result = await agent.goal(page, plan.goal, { decisions, text: plan.text })
+      // `false` rather than unset: PUPPETEER_AGENT_RECORD in the environment must not record behind --record's back.
+      const result = await agent.goal(page, plan.goal, { decisions, text: plan.text, record: plan.record ?? false })
       const outcome: LiveOutcome = { status: result.status, verified: result.verified }
       if (result.failure) outcome.failure = result.failure
+      if (result.report) outcome.report = result.report
       for (const call of calls) {
         recorded.push({ request: recorded.length + 1, run, model: plan.reference, goal: plan.goal, ...call, outcome })
       }

@@ -7,8 +7,11 @@ import type {
 } from '@ai-sdk/provider'
 import type { GoalResult } from '../../types/index.d.ts'
 
-/** How a live run ended, as the agent reported it: `verified` is its checklist proven on the page. */
-export type LiveOutcome = Pick<GoalResult, 'status' | 'verified' | 'failure'>
+/**
+ * How a live run ended, as the agent reported it: `verified` is its checklist proven on the page;
+ * `report` is the run's report.html when the benchmark ran with --record (absent otherwise).
+ */
+export type LiveOutcome = Pick<GoalResult, 'status' | 'verified' | 'failure' | 'report'>
 
 /** One decision request of a live run and the live model's answer: one JSON line of a recording. */
 export interface RecordedRequest {

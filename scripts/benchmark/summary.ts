@@ -1,7 +1,11 @@
 import { median, p90 } from '../common/stats.ts'
 import type { LiveOutcome, RecordedRequest } from './recording.ts'
 
-/** One decider's answer to one recorded request: one JSON line of the benchmark's results. */
+/**
+ * One decider's answer to one recorded request: one JSON line of the benchmark's results. A replay
+ * sends the recorded request to the model and drives no page, so it has no run report of its own; the
+ * report of the live run the request came from is in the recording (`outcome.report`, with --record).
+ */
 export interface ReplayResult {
   /** The decider as given on the command line, e.g. `local` or `amazon/nova-micro`. */
   decider: string
@@ -98,4 +102,11 @@ export function describeLiveRuns(recording: readonly Pick<RecordedRequest, 'run'
   const successes = known.filter((outcome) => outcome!.status === 'success').length
   const verified = known.filter((outcome) => outcome!.verified).length
   return `${runs}: ${successes} success${successes === 1 ? '' : 'es'}, ${verified} verified`
+}
+
+/** The report of each live run behind a recording, in run order; runs recorded without --record have none. */
+export function liveReports(recording: readonly Pick<RecordedRequest, 'run' | 'outcome'>[]): { run: number; report: string }[] {
+  const reports = new Map<number, string>()
+  for (const item of recording) if (item.outcome?.report && !reports.has(item.run)) reports.set(item.run, item.outcome.report)
+  return [...reports].sort(([a], [b]) => a - b).map(([run, report]) => ({ run, report }))
 }

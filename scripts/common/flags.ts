@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import mri from 'mri'
 
 // Flag parsing for the scripts, on top of mri. Every flag is read as a string (numbers are checked
@@ -65,6 +66,20 @@ export function numberFlag(flags: Flags, name: string, fallback: number): number
   const value = Number(text)
   if (!Number.isFinite(value) || value <= 0) throw new FlagError(`--${name} must be a positive number, got ${JSON.stringify(text)}.`)
   return value
+}
+
+/**
+ * A directory to write into, as `--record=<dir>`: undefined when the flag is absent. Given without a
+ * value, given twice, or naming something that exists and is not a directory, it is refused; a
+ * directory that does not exist yet is made by whoever writes there.
+ */
+export function directoryFlag(flags: Flags, name: string): string | undefined {
+  if (flags[name] === undefined) return undefined
+  const dir = stringFlag(flags, name)
+  if (dir === undefined) throw new FlagError(`--${name} needs a directory: --${name}=<dir>.`)
+  const found = statSync(dir, { throwIfNoEntry: false })
+  if (found && !found.isDirectory()) throw new FlagError(`--${name} must name a directory, and ${JSON.stringify(dir)} is a file.`)
+  return dir
 }
 
 function flagValues(flags: Flags, name: string): string[] {

@@ -44,6 +44,11 @@ export interface CompareRecord {
   extractUsd?: number
   dataValues?: number
   dataHash?: string
+  /**
+   * With --record: the report.html of each goal that ran, then of the extraction, in that order
+   * (absolute paths; run.jsonl and the screenshots are beside each). Absent without --record.
+   */
+  reports?: string[]
 }
 
 /** Every field of a record, in the order a reader wants them (the README's table). */
@@ -54,6 +59,7 @@ export const RECORD_FIELDS = [
   'passed', 'probability', 'calls', 'inputTokens', 'outputTokens', 'usd', 'totalMs', 'modelMs',
   'finalUrl', 'verified', 'verifyFailed',
   'extracted', 'extractError', 'extractMs', 'extractUsd', 'dataValues', 'dataHash',
+  'reports',
 ] as const satisfies readonly (keyof CompareRecord)[]
 
 // Operations that are not page input: a DONE or BLOCKED that leaves the page alone is not wasted work.

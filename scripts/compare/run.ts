@@ -18,6 +18,8 @@ export interface Task {
   checks: Checks
   evaluator: string
   navigationTimeoutMs: number
+  /** Where every goal and extraction records its run (report.html and all); absent: nothing is recorded. */
+  record?: string
 }
 
 /**
@@ -35,17 +37,23 @@ export async function runOnce(browser: Browser, setup: Setup, task: Task, run: n
     staleDecisions: 0,
     actionsWithoutPageChange: 0,
   }
+  // Collected as the calls return, so a run that breaks half-way still links what it recorded.
+  const reports: string[] | undefined = task.record === undefined ? undefined : []
+  if (reports) record.reports = reports
+  // `false` rather than unset: PUPPETEER_AGENT_RECORD in the environment must not record behind --record's back.
+  const recordOption: string | false = task.record ?? false
   let context: BrowserContext | undefined
   try {
     context = await browser.createBrowserContext()
     const page = await context.newPage()
     const navigationError = await load(page, task)
     if (navigationError) record.navigationError = navigationError
-    const options = setupOptions(setup, task.evaluator)
+    const options = { ...setupOptions(setup, task.evaluator), record: recordOption }
     const results: GoalResult[] = []
     for (const goal of task.goals) {
       const result = await agent.goal(page, goal, options)
       results.push(result)
+      if (result.report) reports?.push(result.report)
       if (result.status !== 'success') break
       record.goalsDone += 1
     }
@@ -69,7 +77,8 @@ export async function runOnce(browser: Browser, setup: Setup, task: Task, run: n
       if (!verification.verified) record.verifyFailed = verification.failed
     }
     if (task.extract !== undefined && record.status === 'done') {
-      const extraction = await extractOnce(page, task.extract, setup)
+      const extraction = await extractOnce(page, task.extract, setup, recordOption)
+      if (extraction.report) reports?.push(extraction.report)
       Object.assign(record, extraction.fields)
       addCost(record, extraction.cost)
     }
@@ -147,10 +156,15 @@ function addCost(record: CompareRecord, cost: Cost | undefined): void {
   record.usd = strictSum([record.usd, cost.usd])
 }
 
-async function extractOnce(page: Page, what: string | Rules, setup: Setup): Promise<{ fields: Partial<CompareRecord>; cost: Cost | undefined }> {
+async function extractOnce(
+  page: Page,
+  what: string | Rules,
+  setup: Setup,
+  record: string | false,
+): Promise<{ fields: Partial<CompareRecord>; cost: Cost | undefined; report?: string }> {
   let result: ExtractResult
   try {
-    const options = { text: setup.text, reasoning: setup.reasoning }
+    const options = { text: setup.text, reasoning: setup.reasoning, record }
     result = typeof what === 'string' ? await agent.extract(page, what, options) : await agent.extract(page, what, options)
   } catch (error) {
     return { fields: { extracted: false, extractError: messageOf(error) }, cost: undefined }
@@ -168,7 +182,7 @@ async function extractOnce(page: Page, what: string | Rules, setup: Setup): Prom
     fields.extracted = false
     fields.extractError = messageOf(result.error)
   }
-  return { fields, cost: profile?.cost }
+  return { fields, cost: profile?.cost, ...(result.report ? { report: result.report } : {}) }
 }
 
 /** The fields in the order of the README's table, the unknown ones left out. */
