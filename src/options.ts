@@ -27,6 +27,7 @@ export interface Settings {
   consent: ConsentChoice | false
   cache: CacheSettings | false
   record: RecordSettings | false
+  vision: boolean
 }
 
 export const DEFAULTS: Settings = {
@@ -53,6 +54,8 @@ export const DEFAULTS: Settings = {
   cache: false,
   // Off unless given, or named by the environment (mergeSettings): see record/record-settings.ts.
   record: false,
+  // Off: an image costs input tokens on every request (README, "Vision").
+  vision: false,
 }
 
 const decisionModel = z.custom<object>(
@@ -90,6 +93,7 @@ const optionSchemas = {
   consent: z.union([z.literal(false), z.enum(['reject', 'accept'])]),
   cache: resolvedBy(resolveCache),
   record: resolvedBy(resolveRecord),
+  vision: z.boolean(),
 } satisfies { [K in keyof Settings]: z.ZodType }
 
 /** An option checked by a resolver that throws an Error saying what was wrong. */

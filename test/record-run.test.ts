@@ -49,15 +49,15 @@ test('a recorded goal writes run.jsonl, a screenshot per step, the final page an
   t.is(dirname(folder), dir)
   t.regex(folder, /\d{4}-\d\d-\d\dT[\d-]+Z-goal-search-for-dune-[0-9a-f]{4}$/)
   const files = (await readdir(folder)).sort()
-  t.deepEqual(files, ['final.jpg', 'page-001.jpg', 'page-002.jpg', 'page-003.jpg', 'report.html', 'run.jsonl'])
+  t.deepEqual(files, ['final.jpg', 'report.html', 'run.jsonl', 'step-001.jpg', 'step-002.jpg', 'step-003.jpg'])
 
   const lines = await linesOf(result.report!)
   t.is(lines.length, 4)
   const [typed, submit, done] = lines as StepLine[]
   const last = lines[3] as ResultLine
-  t.like(typed, { kind: 'step', operation: 'TYPE_TEXT', step: 1, request: 1, screenshot: 'page-001.jpg', text: '••••', masked: true })
-  t.like(submit, { operation: 'SUBMIT', screenshot: 'page-002.jpg', pageChanged: true })
-  t.like(done, { operation: 'DONE', screenshot: 'page-003.jpg' })
+  t.like(typed, { kind: 'step', operation: 'TYPE_TEXT', step: 1, request: 1, screenshot: 'step-001.jpg', text: '••••', masked: true })
+  t.like(submit, { operation: 'SUBMIT', screenshot: 'step-002.jpg', pageChanged: true })
+  t.like(done, { operation: 'DONE', screenshot: 'step-003.jpg' })
   t.is(typed!.target!.name, 'Search books')
   t.true(typed!.target!.box!.width > 0)
   t.deepEqual(typed!.viewport, { width: 1000, height: 800 })
@@ -66,7 +66,7 @@ test('a recorded goal writes run.jsonl, a screenshot per step, the final page an
   t.is(typed!.cost.calls, 2, 'the decision and the typed value')
   t.like(last, { kind: 'result', call: 'goal', goal: 'Search for dune.', status: 'success', steps: 2, decisions: 3, screenshot: 'final.jpg' })
   t.regex(last.url, /results\.html\?q=dune/)
-  for (const file of ['page-001.jpg', 'final.jpg']) {
+  for (const file of ['step-001.jpg', 'final.jpg']) {
     const bytes = await readFile(join(folder, file))
     t.is(bytes.readUInt16BE(0), 0xffd8, `${file} is a JPEG`)
   }

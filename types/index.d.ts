@@ -97,6 +97,12 @@ export interface GoalOptions extends ModelOptions {
    * refuses, `'accept'` accepts; `false` (default) leaves it to the model. What was done is in `consent`.
    */
   consent?: ConsentChoice | false | null
+  /**
+   * Send the decision model a screenshot of the viewport with every offered element's action ID drawn
+   * beside it, with each decision request's state (`decisions: false`: to the text model, as an image).
+   * Default `false`: it costs input tokens. README, "Vision".
+   */
+  vision?: boolean | null
 }
 
 export type ConsentChoice = 'reject' | 'accept'
@@ -276,6 +282,9 @@ export interface TraceEntry {
   popups?: string[]
   /** The page's URL, clipped at 1,000 characters. */
   url: string
+  /** With `vision`: the milliseconds taken to capture and badge the image the request carried, and its size in bytes. */
+  imageMs?: number
+  imageBytes?: number
   /** Replayed from the cache: no decision request; `match` says how the recorded target was found. */
   cached?: true
   /** `exact`: the recorded identity; `scored`: the one clear best match of it (renamed, moved). */

@@ -47,7 +47,8 @@ export function requestOf(recorded: Pick<RecordedRequest, 'state' | 'questions'>
     )
     heads[operation] = { question: id, options }
   }
-  return { state: recorded.state, questions: recorded.questions, operations, heads }
+  // A recorded request carries no observation, so no elements an image would label: replays send none.
+  return { state: recorded.state, elements: [], questions: recorded.questions, operations, heads }
 }
 
 /** What the live model chose, read the way the run read it; undefined when the run could not use it. */

@@ -12,6 +12,8 @@ import {
 } from './decision-request.ts'
 import { specOf } from '../operations.ts'
 import { decideWithText } from './text-decision.ts'
+import type { Shot } from '../browser/viewport-screenshot.ts'
+import { requestImage, stateWithImage } from '../vision/request-image.ts'
 import type { Operation } from '../../types/index.d.ts'
 
 export interface DecideStepInput {
@@ -24,6 +26,8 @@ export interface DecideStepInput {
   exclude?: ReadonlySet<string>
   /** The goal's checklist, open items first, as ordering context. */
   checklist?: readonly ChecklistLine[]
+  /** With `vision`: the screenshot taken when the page was observed, badged here and sent with the state. */
+  screenshot?: Promise<Shot | undefined>
 }
 
 /**
@@ -35,19 +39,22 @@ export interface DecideStepInput {
 export async function decideStep(input: DecideStepInput): Promise<Decision> {
   const started = performance.now()
   const request = buildDecisionRequest(input)
+  const image = input.screenshot ? await requestImage(input.screenshot, request.elements) : undefined
   const { settings } = input
   const chosen =
     settings.decisions === false
-      ? await decideWithText(request, settings, input.ledger)
+      ? await decideWithText(request, settings, input.ledger, image)
       : await callDecisionModel({
           model: settings.decisions,
           settings,
           ledger: input.ledger,
           purpose: 'decision',
-          state: request.state,
+          state: stateWithImage(request.state, image),
           questions: request.questions,
         }).then((reply) => readDecision(request, reply))
-  return { ...chosen, decisionMs: Math.round(performance.now() - started) }
+  const decision: Decision = { ...chosen, decisionMs: Math.round(performance.now() - started) }
+  if (image) decision.image = image
+  return decision
 }
 
 /** The run's reading of a decision model's reply: the operation head, the head it selects, and the risk. */

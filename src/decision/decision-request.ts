@@ -27,6 +27,8 @@ export interface TargetHead {
 
 export interface DecisionRequest {
   state: JSONObject
+  /** The elements the state offers, after the request's bound: what an image of the page labels. */
+  elements: readonly ObservedElement[]
   questions: Record<string, Experimental_DecisionModelV4Question>
   operations: Operation[]
   /** The target head of each offered operation that has targets. */
@@ -93,7 +95,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
       'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone?',
   }
 
-  return { state: buildState(context, observation, elements), questions, operations, heads }
+  return { state: buildState(context, observation, elements), elements, questions, operations, heads }
 }
 
 /** The options of an operation's target question: elements, SELECT's element:option pairs, or scroll targets. */

@@ -1,4 +1,5 @@
 import type { Operation } from '../../types/index.d.ts'
+import type { RequestImage } from '../vision/request-image.ts'
 
 // The data the decision client hands to the executor and the goal loop.
 
@@ -40,6 +41,8 @@ export interface Decision {
    * element. From the text model 1 or 0, and 1 when its reply did not rate the action.
    */
   risk?: number
-  /** The model request plus building and checking it. */
+  /** The model request plus building and checking it (the image included). */
   decisionMs: number
+  /** With `vision`: the badged screenshot the request carried. */
+  image?: RequestImage
 }

@@ -7,6 +7,7 @@ import type { Ledger } from '../profiling/ledger.ts'
 import type { Decision } from './decision.ts'
 import { specOf } from '../operations.ts'
 import type { DecisionRequest } from './decision-request.ts'
+import type { RequestImage } from '../vision/request-image.ts'
 
 // `decisions: false`: the text model answers the same state and questions as one JSON object.
 
@@ -31,6 +32,7 @@ export async function decideWithText(
   request: DecisionRequest,
   settings: Settings,
   ledger: Ledger,
+  image?: RequestImage,
 ): Promise<Omit<Decision, 'decisionMs'>> {
   const reply = await generateJson({
     settings,
@@ -40,6 +42,7 @@ export async function decideWithText(
     prompt: JSON.stringify({ state: request.state, questions: request.questions }),
     schema: replySchema,
     maxOutputTokens: TEXT_DECISION_MAX_TOKENS,
+    ...(image ? { image: image.jpeg } : {}),
   })
   const operation = reply.operation as Operation
   if (!request.operations.includes(operation)) {

@@ -16,6 +16,8 @@ import { perform } from '../executor/perform.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
 import type { RunRecorder } from '../record/run-recorder.ts'
+import { captureViewport, JPEG_QUALITY, type Shot } from '../browser/viewport-screenshot.ts'
+import { SOURCE_QUALITY } from '../vision/badged-screenshot.ts'
 import { onElement } from '../operations.ts'
 import { logStep } from '../profiling/log.ts'
 import { failureTag, type Phase } from './failure-tag.ts'
@@ -90,6 +92,8 @@ class GoalRun {
   /** What the run was waiting on, for the failure tag of an error. */
   #phase: Phase = 'page'
   #snapshot: Snapshot | undefined
+  /** The screenshot of the snapshot's page, when vision or a recording needs one. */
+  #shot: Promise<Shot | undefined> | undefined
   #observeMs = 0
   #steps = 0
   #decisions = 0
@@ -169,6 +173,7 @@ class GoalRun {
       ledger: this.#ledger,
       exclude: this.#noChange.exclusions(observation),
       checklist: checklist.lines(),
+      screenshot: settings.vision ? this.#shot : undefined,
     })
     const decision = await this.#waitOnModel(deciding)
     this.#decisions += 1
@@ -377,7 +382,11 @@ class GoalRun {
     const observing = observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
     this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
     this.#observeMs = Math.round(performance.now() - started)
-    this.#recorder?.capture(this.#snapshot.observation)
+    // Taken while the model is asked; the decision (vision) and the recording share it.
+    if (this.#settings.vision || this.#recorder) {
+      this.#shot = captureViewport(this.#page, this.#settings.vision ? SOURCE_QUALITY : JPEG_QUALITY)
+      this.#recorder?.capture(this.#snapshot.observation, this.#shot)
+    }
     return this.#snapshot
   }
 

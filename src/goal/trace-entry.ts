@@ -22,6 +22,7 @@ export function decisionEntry(step: ToldStep, counts: { request: number; step: n
   if (decision.targetConfidence !== undefined) entry.targetConfidence = decision.targetConfidence
   if (decision.targetProbabilities) entry.targetProbabilities = decision.targetProbabilities
   if (decision.risk !== undefined) entry.risk = decision.risk
+  if (decision.image) Object.assign(entry, { imageMs: decision.image.ms, imageBytes: decision.image.bytes })
   return entry
 }
 

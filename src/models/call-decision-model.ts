@@ -1,4 +1,4 @@
-import { experimental_decide, Experimental_DecisionRefusalError, InvalidResponseDataError } from 'ai'
+import { experimental_decide, Experimental_DecisionRefusalError, InvalidResponseDataError, type Experimental_DecisionState } from 'ai'
 import type {
   Experimental_DecisionModelV4,
   Experimental_DecisionModelV4Answer,
@@ -21,7 +21,8 @@ export interface DecisionModelRequest {
   settings: Settings
   ledger: Ledger
   purpose: Extract<ModelCallRecord['purpose'], 'decision' | 'evaluation'>
-  state: JSONObject
+  /** JSON, or parts: the JSON and a badged screenshot (vision). */
+  state: JSONObject | Experimental_DecisionState
   questions: Record<string, Experimental_DecisionModelV4Question>
 }
 

@@ -16,6 +16,8 @@ export interface JsonRequest<T> {
   /** The reply must be a JSON object that this schema accepts. */
   schema: z.ZodType<T>
   maxOutputTokens?: number
+  /** A JPEG sent after the prompt, in the same user message (vision with `decisions: false`). */
+  image?: Uint8Array
 }
 
 /**
@@ -36,7 +38,9 @@ export async function generateJson<T>(request: JsonRequest<T>): Promise<T> {
       const result = await generateText({
         model: reportingModel(model, report),
         instructions: request.instructions,
-        prompt: request.prompt,
+        prompt: request.image
+          ? [{ role: 'user', content: [{ type: 'text', text: request.prompt }, { type: 'file', mediaType: 'image/jpeg', data: request.image }] }]
+          : request.prompt,
         output: Output.object({ schema: request.schema }),
         reasoning: settings.reasoning,
         maxOutputTokens: request.maxOutputTokens,

@@ -9,12 +9,12 @@ import { log } from '../profiling/log.ts'
 import type { RecordSettings } from './record-settings.ts'
 import { renderReport } from './report-html.ts'
 import { REPORT_FILE, RUN_FILE, type ResultLine, type RunLine } from './run-lines.ts'
-import { captureViewport, type Shot } from './screenshot.ts'
+import { captureViewport, type Shot } from '../browser/viewport-screenshot.ts'
 import { stepLine, type RecordedStepInput } from './step-line.ts'
 
-// One run folder of a recording: created when the run starts, a screenshot of every observation the
-// run decides on (taken while the model is asked, awaited only before input), a run.jsonl line per
-// step as each ends, and when the run ends the final screenshot, the result line and report.html.
+// One run folder of a recording: created when the run starts, a screenshot per step (of the page it was
+// decided on, taken by the loop while the model is asked, awaited only before input), a run.jsonl
+// line per step as each ends, and when the run ends the final screenshot, the result line and report.html.
 // Writing never fails or holds up a run: errors are logged and the recording goes on without them.
 
 /** Characters of a goal in the folder name: enough to tell runs apart in a listing. */
@@ -22,11 +22,6 @@ const NAME_WORDS_LIMIT = 40
 
 /** What the caller tells of a finished run; the page's address comes from the final screenshot when not given. */
 export type FinishedRun = Omit<ResultLine, 'kind' | 'startedAt' | 'endedAt' | 'screenshot' | 'viewport' | 'url' | 'title'> & { url?: string; title?: string }
-
-interface Capture {
-  file: string
-  taken: Promise<Shot | undefined>
-}
 
 export class RunRecorder {
   /** Absolute path of the run folder. */
@@ -36,10 +31,10 @@ export class RunRecorder {
   readonly #made: Promise<boolean>
   readonly #lines: RunLine[] = []
   #writes: Promise<unknown> = Promise.resolve()
-  #captures = 0
-  #current: Capture | undefined
-  /** Each observation's capture: a step ends (and is written) after the next observation was taken. */
-  readonly #byObservation = new WeakMap<Observation, Capture>()
+  #steps = 0
+  #current: Promise<Shot | undefined> | undefined
+  /** Each observation's screenshot: a step ends (and is written) after the next observation was taken. */
+  readonly #byObservation = new WeakMap<Observation, Promise<Shot | undefined>>()
   #callsSeen = 0
   #waitedMs = 0
   readonly #startedAt = new Date()
@@ -57,23 +52,16 @@ export class RunRecorder {
     )
   }
 
-  /** Starts taking the viewport as `observation` shows it; the step decided on it waits for it before input. */
-  capture(observation: Observation): void {
-    this.#captures += 1
-    const file = `page-${String(this.#captures).padStart(3, '0')}.jpg`
-    const taken = captureViewport(this.#page)
-    this.#current = { file, taken }
-    this.#byObservation.set(observation, this.#current)
-    this.#queue(async () => {
-      const shot = await taken
-      if (shot) await writeFile(join(this.folder, file), shot.jpeg)
-    })
+  /** The screenshot being taken of the page as `observation` shows it; the step decided on it waits for it before input. */
+  capture(observation: Observation, taken: Promise<Shot | undefined>): void {
+    this.#current = taken
+    this.#byObservation.set(observation, taken)
   }
 
   /** Waits until the screenshot of the page about to be acted on is taken: it shows the page before the input. */
   async beforeInput(): Promise<void> {
     const started = performance.now()
-    await this.#current?.taken
+    await this.#current
     this.#waitedMs += performance.now() - started
   }
 
@@ -86,12 +74,16 @@ export class RunRecorder {
     // What the step spent on its recording: the wait for its screenshot, and this; the writing is not waited on.
     const recordMs = this.#waitedMs + (performance.now() - started)
     this.#waitedMs = 0
+    const file = `step-${String(++this.#steps).padStart(3, '0')}.jpg`
     this.#queue(async () => {
-      const shot = await capture?.taken
+      const shot = await capture
+      // With vision, the badged image the model saw is the step's screenshot.
+      const image = step.decision.image?.jpeg ?? shot?.jpeg
+      if (image) await writeFile(join(this.folder, file), image)
       const line = stepLine(step, {
         calls: fresh,
         typedValues: this.#settings.typedValues,
-        screenshot: shot ? capture!.file : undefined,
+        screenshot: image ? file : undefined,
         viewport: shot?.viewport,
         recordMs,
       })

@@ -40,6 +40,8 @@ export interface SeenRequest {
   page: { url: string; title: string; text: string }
   /** The goal's checklist as the request showed it, when it had one. */
   checklist?: { item: string; status: string; next?: true }[]
+  /** The file parts of the state (vision's screenshot), in order. */
+  files: { mediaType: string; data: Uint8Array }[]
 }
 
 export interface ScriptedModel {
@@ -62,6 +64,7 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
         operations: Object.keys(operationQuestion.criteria),
         page: state.page,
         ...(state.checklist ? { checklist: state.checklist } : {}),
+        files: filesOf(options),
       }
       seen.push(request)
       const index = seen.length - 1
@@ -92,6 +95,17 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
     { provider: 'scripted', modelId: 'script-1' },
   )
   return { model, seen }
+}
+
+function filesOf(options: Experimental_DecisionModelV4CallOptions): SeenRequest['files'] {
+  const files: SeenRequest['files'] = []
+  for (const part of options.state) {
+    if (part.type !== 'file') continue
+    const data = part.data
+    if (data.type !== 'data') throw new Error(`scripted model: a file part of type ${data.type}`)
+    files.push({ mediaType: part.mediaType, data: typeof data.data === 'string' ? Buffer.from(data.data, 'base64') : data.data })
+  }
+  return files
 }
 
 function readState(options: Experimental_DecisionModelV4CallOptions): {

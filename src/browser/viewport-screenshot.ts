@@ -1,15 +1,15 @@
 import type { Page } from 'puppeteer-core'
-import { frameSession } from '../browser/isolated-world.ts'
+import { frameSession } from './isolated-world.ts'
 import { log } from '../profiling/log.ts'
 
-// The viewport as a JPEG, for a recording. Taken through the top frame's CDP session, so the page can
-// neither see nor delay it with its own scripts; a page that holds the renderer (a dialog, a busy
-// loop) only costs the bound below, and a recording never fails a run.
+// The viewport as a JPEG, for a recording or a decision request's image (vision). Taken through the
+// top frame's CDP session, so the page can neither see nor delay it with its own scripts; a page that
+// holds the renderer (a dialog, a busy loop) only costs the bound below, and never fails a run.
 
-/** JPEG quality: text stays readable at 1280×800 and a step's image is about 15–60 KB. */
+/** JPEG quality of a recording: text stays readable at 1280×800 and a step's image is about 15–60 KB. */
 export const JPEG_QUALITY = 60
 
-/** A capture that takes longer than this is left out of the recording: the run does not wait on it. */
+/** A capture that takes longer than this is left out: the run does not wait on it. */
 export const CAPTURE_TIMEOUT_MS = 3_000
 
 export interface Shot {
@@ -22,29 +22,29 @@ export interface Shot {
 }
 
 /** The viewport now, or undefined when it could not be taken in time (a debug line says why). */
-export async function captureViewport(page: Page): Promise<Shot | undefined> {
+export async function captureViewport(page: Page, quality = JPEG_QUALITY): Promise<Shot | undefined> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => {
-      log('record: no screenshot: the page did not answer within %d ms', CAPTURE_TIMEOUT_MS)
+      log('screenshot: none taken: the page did not answer within %d ms', CAPTURE_TIMEOUT_MS)
       resolve(undefined)
     }, CAPTURE_TIMEOUT_MS)
   })
   try {
-    return await Promise.race([capture(page), late])
+    return await Promise.race([capture(page, quality), late])
   } catch (error) {
-    log('record: no screenshot: %s', error instanceof Error ? error.message : String(error))
+    log('screenshot: none taken: %s', error instanceof Error ? error.message : String(error))
     return undefined
   } finally {
     clearTimeout(timer)
   }
 }
 
-async function capture(page: Page): Promise<Shot> {
+async function capture(page: Page, quality: number): Promise<Shot> {
   const session = frameSession(page.mainFrame())
   const [metrics, image, history] = await Promise.all([
     session.send('Page.getLayoutMetrics'),
-    session.send('Page.captureScreenshot', { format: 'jpeg', quality: JPEG_QUALITY, optimizeForSpeed: true }),
+    session.send('Page.captureScreenshot', { format: 'jpeg', quality, optimizeForSpeed: true }),
     session.send('Page.getNavigationHistory'),
   ])
   const { clientWidth, clientHeight } = metrics.cssLayoutViewport
