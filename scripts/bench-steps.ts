@@ -1,8 +1,10 @@
 // Time of a goal step outside the model: observe, guard, act and settle, on local fixture sites with
 // an instant scripted decision model. Prints the median per step (WAIT's pause excluded) and the
-// model requests per step, then a second row with run recording on (`record`): what a step waits for
-// its screenshot and the writing of its line (`recordMs` of run.jsonl), the goal's wall time per
-// step with and without recording (both arms interleaved in one run), and the size of a run folder.
+// model requests per step, then a row with run recording on (`record`): what a step waits for its
+// screenshot and the writing of its line (`recordMs` of run.jsonl), the goal's wall time per decision
+// with and without recording, and the size of a run folder; and a row with `vision` on: the time to
+// capture and badge each request's image (`imageMs`), its size, and the wall time it adds per
+// decision. All arms run interleaved, task by task, at a 1280×800 viewport.
 // Run: npm run bench:steps [-- --runs=5 --model-ms=0]
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -86,6 +88,8 @@ class Arm {
   wallMsPerDecision: number[] = []
   recordMs: number[] = []
   folderKb: number[] = []
+  imageMs: number[] = []
+  imageKb: number[] = []
   decisionRequests = 0
   decisions = 0
   textRequests = 0
@@ -97,14 +101,14 @@ class Arm {
 const server = await serveFixtures()
 const browser = await launchChrome()
 const recordings = await mkdtemp(join(tmpdir(), 'bench-steps-record-'))
-const arms = { plain: new Arm(), record: new Arm() }
+const arms = { plain: new Arm(), record: new Arm(), vision: new Arm() }
 try {
   for (let run = 0; run < runs; run++) {
     for (const task of TASKS) {
       for (const [name, arm] of Object.entries(arms)) {
         const context = await browser.createBrowserContext()
         const page: Page = await context.newPage()
-        await page.setViewport({ width: 1000, height: 800 })
+        await page.setViewport({ width: 1280, height: 800 })
         await page.goto(server.url(task.path))
         if (task.name === 'consent') await page.waitForFrame((frame) => frame.url().includes('/banner.html'))
         const scripted = scriptedModel(slow(task.steps))
@@ -118,6 +122,7 @@ try {
           // The checklist has its own benchmark; here every text request is a typed value.
           checklist: false,
           record: name === 'record' ? recordings : false,
+          vision: name === 'vision',
         })
         arm.wallMsPerDecision.push((performance.now() - started) / Math.max(1, result.decisions))
         if (result.status !== 'success') {
@@ -125,6 +130,8 @@ try {
           console.error(`${task.name} (${name}) run ${run + 1}: ${result.error?.message}`)
         }
         for (const entry of result.trace) {
+          if (entry.imageMs !== undefined) arm.imageMs.push(entry.imageMs)
+          if (entry.imageBytes !== undefined) arm.imageKb.push(entry.imageBytes / 1024)
           if (entry.actMs === undefined || entry.stale || entry.observeMs === undefined) continue
           const ms = entry.observeMs + entry.actMs
           arm.stepMs.push(ms)
@@ -176,6 +183,7 @@ function summary(arm: Arm) {
 
 const plain = summary(arms.plain)
 const recorded = summary(arms.record)
+const seeing = summary(arms.vision)
 console.log(
   JSON.stringify(
     {
@@ -190,6 +198,14 @@ console.log(
         // The goal's wall time per decision, recording minus plain: screenshots, lines, the final page and report.html.
         addedWallMsPerDecision: round(recorded.medianWallMsPerDecision - plain.medianWallMsPerDecision),
         medianRunFolderKb: Math.round(median(arms.record.folderKb)),
+      },
+      vision: {
+        ...seeing,
+        // Capture (started when the page was observed) to badged JPEG, as far as the decision waited.
+        medianImageMs: round(median(arms.vision.imageMs)),
+        medianImageKb: Math.round(median(arms.vision.imageKb)),
+        maxImageKb: Math.round(Math.max(...arms.vision.imageKb)),
+        addedWallMsPerDecision: round(seeing.medianWallMsPerDecision - plain.medianWallMsPerDecision),
       },
     },
     null,

@@ -262,3 +262,17 @@ test('decisions: false with @ai-sdk/openai-compatible: a local chat server takes
   const { cost } = await profiling()
   t.like(cost, { calls: 5, inputTokens: 4 * CHAT_USAGE.prompt_tokens, outputTokens: 4 * CHAT_USAGE.completion_tokens, usd: undefined })
 })
+
+test('vision over HTTP: the gateway provider sends the badged screenshot as a file part of the state, base64 JPEG', async (t) => {
+  const page = await open(t, 'sites/news/index.html')
+  const { server, options } = await gatewayFor(t, [{ operation: 'DONE' }])
+  const { status, error } = await agent(page).goal('Look at the news.', { ...options, vision: true })
+  t.is(error, undefined)
+  t.is(status, 'success')
+  const parts = server.requests[0]!.body.stateParts as { type: string; mediaType?: string; data?: unknown }[]
+  t.deepEqual(parts.map((part) => part.type), ['json', 'file'])
+  t.is(parts[1]!.mediaType, 'image/jpeg')
+  const data = parts[1]!.data as { type: string; data: string }
+  t.is(data.type, 'data')
+  t.is(Buffer.from(data.data, 'base64').readUInt16BE(0), 0xffd8)
+})

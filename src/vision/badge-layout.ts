@@ -21,8 +21,8 @@ export interface Badge extends Box {
 /** Badge text size in image pixels: legible in a 1280×800 image without hiding much of the page. */
 export const BADGE_FONT_PX = 12
 export const BADGE_HEIGHT = 16
-/** Width of one character of the monospace badge font at BADGE_FONT_PX, and the padding around the text. */
-const CHAR_WIDTH = 7.3
+/** The cell of one character of the monospace badge font at BADGE_FONT_PX (its advance is 7.2 px), and the padding around the text. */
+export const CHAR_WIDTH = 8
 const PADDING = 3
 /** Gap between a badge and its element's box. */
 const GAP = 1
@@ -30,7 +30,7 @@ const GAP = 1
 const MAX_SHIFTS = 40
 
 export function badgeWidth(id: string): number {
-  return Math.ceil(id.length * CHAR_WIDTH + 2 * PADDING)
+  return id.length * CHAR_WIDTH + 2 * PADDING
 }
 
 /**
