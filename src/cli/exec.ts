@@ -32,8 +32,9 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /**
  * Loads the script, opens the browser and a page, runs the script and prints what it returns.
- * Resolves the exit code: 0 done, 1 the script threw. The browser is closed (or disconnected) on
- * every path, a signal included; setup errors (CliError) propagate to the caller.
+ * Resolves the exit code: 0 done, 1 the script threw (or was left waiting on a browser that went
+ * away). The browser is closed (or disconnected) on every path, a signal included; a failure after
+ * the browser disconnected says so; setup errors (CliError) propagate to the caller.
  */
 export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
   applyDirectory(CACHE_ENV, args.cache)
@@ -50,16 +51,20 @@ export async function runExec(args: ExecArgs, io: ExecIO): Promise<number> {
   try {
     session = openBrowser({ headless: args.headless, wsEndpoint: args.wsEndpoint, env: io.env })
     const { browser, page, close } = await session
+    const gone = watchDisconnect(browser, args.wsEndpoint)
     try {
       const context: ExecContext = { page, browser, browserless: { goto: reportingGoto(io) }, argv: args.argv }
-      const value = await script(context)
+      const value = await Promise.race([script(context), gone.stranded])
       const json = toJson(value)
       if (json !== undefined) await io.write(`${json}\n`)
       return EXIT.ok
     } catch (thrown) {
       await io.writeError(`${describeError(toError(thrown), Boolean(io.env.DEBUG))}\n`)
+      // Puppeteer's errors for a lost browser ("Target closed", "frame got detached") do not say so.
+      if (gone.message && !gone.told) await io.writeError(`puppeteer-agent: ${gone.message}\n`)
       return EXIT.scriptFailed
     } finally {
+      gone.dispose()
       await close()
       // The script's runs, whether it succeeded or not: a failed run is the one worth looking at.
       if (recording) for (const report of await reportsSince(recording, started)) await io.writeError(`Report: ${report}\n`)
@@ -89,6 +94,59 @@ function reportingGoto(io: ExecIO): ExecContext['browserless']['goto'] {
     }
     return result
   }
+}
+
+/**
+ * Watches the browser while the script runs. Once it has disconnected (a remote browser closed or
+ * recycled by its pool, a crash, the connection dropped), `message` says so, for a script that then
+ * fails: Puppeteer's own errors for it ("Target closed", "Navigating frame was detached") do not.
+ * A script left awaiting something only the browser could have answered (an event, a response)
+ * would otherwise end with Node's "unsettled top-level await" warning and exit code 13 once nothing
+ * else keeps the process busy: `stranded` rejects then, with `message`, and `told` is set.
+ */
+function watchDisconnect(browser: Browser, wsEndpoint: string | undefined): DisconnectWatch {
+  let message: string | undefined
+  let told = false
+  let onBeforeExit = () => {}
+  const stranded = new Promise<never>((_, reject) => {
+    // Emitted only once the event loop has emptied, which an open browser connection prevents.
+    onBeforeExit = () => {
+      if (!message || told) return
+      told = true
+      reject(new Error(`${message} The script was still waiting, and nothing is left that could answer it.`))
+    }
+  })
+  const onDisconnected = () => {
+    message = wsEndpoint
+      ? `The remote browser at ${wsEndpoint} disconnected during the script: it was closed or crashed, or the connection to it dropped.`
+      : 'The browser disconnected during the script: it was closed or crashed.'
+  }
+  browser.on('disconnected', onDisconnected)
+  process.on('beforeExit', onBeforeExit)
+  return {
+    get message() {
+      return message
+    },
+    get told() {
+      return told
+    },
+    stranded,
+    dispose() {
+      browser.off('disconnected', onDisconnected)
+      process.off('beforeExit', onBeforeExit)
+    },
+  }
+}
+
+interface DisconnectWatch {
+  /** What to tell the user, once the browser has disconnected. */
+  readonly message: string | undefined
+  /** Whether `stranded` has carried the message already. */
+  readonly told: boolean
+  /** Rejects when the browser is gone and the script still waits with nothing left to answer it. */
+  readonly stranded: Promise<never>
+  /** Stops watching: call it before closing the browser, which disconnects it. */
+  dispose(): void
 }
 
 function watchSignals(onSignal: (signal: (typeof SIGNALS)[number]) => Promise<void>): () => void {
