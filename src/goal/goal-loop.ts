@@ -119,6 +119,9 @@ class GoalRun {
     try {
       // Answering dialogs needs the page to answer first; a watcher that arrives after the run is removed.
       this.#events = await run.race(watchPageEvents(this.#page), (late) => late.dispose())
+      // A page in a background tab (several pages of one window, as a crawler opens them) gets every
+      // mouse move held by Chrome for about 5 s: the page the agent acts on behaves as focused.
+      await run.race(this.#page.emulateFocusedPage(true))
       // The entry is found by the page the goal starts on, before anything moves it.
       if (this.#settings.cache) this.#replay = await run.race(GoalReplay.open(this.#settings.cache, this.#goal, this.#page.url()))
       // Before the first observation, so the model never sees the banner; it never fails the run.
