@@ -1,31 +1,16 @@
 import test from 'ava'
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { CACHE_ENV } from '../src/cache/cache-settings.ts'
 import { CliError } from '../src/cli/cli-error.ts'
 import { parseArgs, USAGE } from '../src/cli/parse-args.ts'
+import { BIN, ROOT, runCli } from './helpers/run-cli.ts'
 
 // `exec --cache=<dir>` turns the replay cache on for the script through the environment variable
 // the library reads, so scripts need no edit; `--no-cache` turns an inherited one off.
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
 const SCRIPT = 'test/fixtures/cli/cache-env.mjs'
 
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { AI_GATEWAY_API_KEY, BROWSER_WS_ENDPOINT, DEBUG, [CACHE_ENV]: inheritedCache, ...inherited } = process.env
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 test.before(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npx tsc first (npm test does).`)
@@ -72,3 +57,8 @@ test('the flag wins over PUPPETEER_AGENT_CACHE, which applies without it, and --
   t.like(JSON.parse(inherited.stdout), { env: '/tmp/from-env', unset: '/tmp/from-env' })
   t.deepEqual(JSON.parse(off.stdout), { env: null, unset: false, own: 'own-dir', off: false })
 })
+
+/** The CLI with `env` added to the environment. */
+function cli(args: string[], env: NodeJS.ProcessEnv) {
+  return runCli(args, { env })
+}

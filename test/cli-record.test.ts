@@ -1,32 +1,16 @@
 import test from 'ava'
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { CliError } from '../src/cli/cli-error.ts'
 import { parseArgs, USAGE } from '../src/cli/parse-args.ts'
-import { RECORD_ENV } from '../src/record/record-settings.ts'
+import { BIN, runCli as cli } from './helpers/run-cli.ts'
 
 // `exec --record=<dir>` records every run of the script (through the environment variable the
 // library reads) and prints each report's path when the script ends; `npm start` does this for the demo.
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { AI_GATEWAY_API_KEY, BROWSER_WS_ENDPOINT, DEBUG, [RECORD_ENV]: inherited, ...env } = process.env
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => (stderr += chunk))
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 test.before(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npx tsc first (npm test does).`)

@@ -1,40 +1,14 @@
 import test from 'ava'
-import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { launchChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { BIN, runCli as cli } from './helpers/run-cli.ts'
 
 // The built CLI, run as users run it: a child process on this Node, with its own Chrome.
-const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
 const FIXTURES = 'test/fixtures/cli'
 
-interface Run {
-  code: number | null
-  signal: NodeJS.Signals | null
-  stdout: string
-  stderr: string
-}
 
-function cli(args: string[], options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
-  // No key, remote browser or debug output from the surrounding shell: each test sets what it needs.
-  const { AI_GATEWAY_API_KEY, BROWSER_WS_ENDPOINT, DEBUG, ...inherited } = process.env
-  const env = { ...inherited, ...options.env }
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk
-    options.onStderr?.(stderr, child)
-  })
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
-}
 
 /** Puppeteer starts Chrome detached, as the leader of its own process group: any member left means a leak. */
 function processGroupAlive(pgid: number): boolean {

@@ -1,5 +1,4 @@
 import test, { type ExecutionContext } from 'ava'
-import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +13,7 @@ import { launchChrome } from './helpers/chrome.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
 import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 import { startRemoteChrome, type RemoteChrome } from './helpers/remote-chrome.ts'
+import { runCli, type CliRun } from './helpers/run-cli.ts'
 import { textModel as rulesModel } from './fixtures/extract/text-model.ts'
 
 // Remote browsers: a Chrome started as a process of its own with a debugging port (a stand-in for a
@@ -28,8 +28,6 @@ const HANG_GUARD_MS = 3_000
 /** How long a test waits for a page or a model to reach the point where the browser is killed. */
 const SIGNAL_BOUND_MS = 15_000
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url))
 const SCRIPTED_MODEL = fileURLToPath(new URL('./helpers/goal-scripted-model.ts', import.meta.url))
 
 let server: FixtureServer
@@ -364,30 +362,7 @@ test.serial('the remote browser killed while goals act and settle and an extract
 
 // ---------------------------------------------------------------- the CLI against a remote browser
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-  /** When the process exited, on performance.now()'s clock. */
-  exitedAt: number
-}
 
-/** The built CLI as users run it; `onStderr` sees everything written so far. */
-function cli(args: string[], onStderr?: (stderr: string) => void): Promise<Run> {
-  const { AI_GATEWAY_API_KEY, BROWSER_WS_ENDPOINT, DEBUG, ...env } = process.env
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => (stdout += chunk))
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk
-    onStderr?.(stderr)
-  })
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr, exitedAt: performance.now() }))
-  })
-}
 
 /** Writes an ESM exec script to a directory of the test's own (removed after) and returns its path. */
 function script(t: ExecutionContext, source: string): string {
@@ -420,7 +395,7 @@ test.serial('exec --ws-endpoint runs a goal and an extraction on the separately 
   const remote = await connect(t, shared)
   const pagesBefore = (await remote.pages()).length
   const url = server.url('sites/news/index.html')
-  const run = await cli(['exec', script(t, GOAL_SCRIPT), `--ws-endpoint=${shared.wsEndpoint}`, `--url=${url}`])
+  const run = await runCli(['exec', script(t, GOAL_SCRIPT), `--ws-endpoint=${shared.wsEndpoint}`, `--url=${url}`])
   t.is(run.code, 0, run.stderr)
   t.deepEqual(JSON.parse(run.stdout), {
     launched: false,
@@ -435,16 +410,18 @@ test.serial('exec --ws-endpoint runs a goal and an extraction on the separately 
 })
 
 /** Runs `source` with exec against a Chrome of the test's own, killed once the script writes "ready" to stderr. */
-async function execKilled(t: ExecutionContext, source: string): Promise<Run & { ms: number }> {
+async function execKilled(t: ExecutionContext, source: string): Promise<CliRun & { ms: number }> {
   const chrome = await startRemoteChrome()
   t.teardown(() => chrome.close())
   let killedAt: number | undefined
   const run = await bounded(
-    cli(['exec', script(t, source), `--ws-endpoint=${chrome.wsEndpoint}`, `--url=${server.url('sites/news/index.html')}`], (stderr) => {
-      if (killedAt === undefined && stderr.includes('ready\n')) {
-        killedAt = performance.now()
-        void chrome.kill()
-      }
+    runCli(['exec', script(t, source), `--ws-endpoint=${chrome.wsEndpoint}`, `--url=${server.url('sites/news/index.html')}`], {
+      onStderr: (stderr) => {
+        if (killedAt === undefined && stderr.includes('ready\n')) {
+          killedAt = performance.now()
+          void chrome.kill()
+        }
+      },
     }),
     SIGNAL_BOUND_MS + HANG_GUARD_MS,
     'the CLI exits',
