@@ -5,7 +5,7 @@ import agent from '../src/index.ts'
 import { observe } from '../src/collector/observe.ts'
 import type { GoalResult } from '../types/index.d.ts'
 import { launchChrome, useChrome } from './helpers/chrome.ts'
-import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { serveFixtures, stuckRoute, type FixtureServer } from './helpers/fixture-server.ts'
 import { scriptedModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 
 // A run ends when the caller aborts, the page closes or the browser goes away, whatever the page is
@@ -19,16 +19,7 @@ const heard = new EventEmitter()
 
 test.before(async () => {
   server = await serveFixtures({
-    routes: [
-      (req, res) => {
-        const path = new URL(req.url ?? '/', 'http://x').pathname
-        if (!path.startsWith('/stuck/')) return false
-        heard.emit(path)
-        // `hang` is never answered: the run is settling, waiting for it.
-        if (path !== '/stuck/hang') res.writeHead(204).end()
-        return true
-      },
-    ],
+    routes: [stuckRoute(heard)],
   })
 })
 test.after.always(() => server?.close())

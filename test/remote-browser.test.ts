@@ -10,7 +10,7 @@ import agent from '../src/index.ts'
 import { PageGoneError } from '../src/errors.ts'
 import type { AgentPage, ExtractResult, GoalResult, Rules } from '../types/index.d.ts'
 import { launchChrome } from './helpers/chrome.ts'
-import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
+import { serveFixtures, stuckRoute, type FixtureServer } from './helpers/fixture-server.ts'
 import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 import { startRemoteChrome, type RemoteChrome } from './helpers/remote-chrome.ts'
 import { runCli, type CliRun } from './helpers/run-cli.ts'
@@ -38,16 +38,7 @@ const heard = new EventEmitter()
 
 test.before(async () => {
   server = await serveFixtures({
-    routes: [
-      (req, res) => {
-        const path = new URL(req.url ?? '/', 'http://x').pathname
-        if (!path.startsWith('/stuck/')) return false
-        heard.emit(path)
-        // `hang` is never answered: the run is settling, waiting for it.
-        if (path !== '/stuck/hang') res.writeHead(204).end()
-        return true
-      },
-    ],
+    routes: [stuckRoute(heard)],
   })
   shared = await startRemoteChrome()
 })

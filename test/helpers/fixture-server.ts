@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize } from 'node:path'
@@ -84,5 +85,20 @@ export function useFixtureServers(test: TestFn): { readonly site: FixtureServer;
     get other() {
       return started(other)
     },
+  }
+}
+
+/**
+ * The route the stuck fixture page (sites/stuck) reports to: each `/stuck/<what>` it requests is
+ * emitted on `heard` (`/stuck/spinning`, `/stuck/hang`), and `/stuck/hang` is never answered, so a
+ * run that settles waits on it.
+ */
+export function stuckRoute(heard: EventEmitter): Route {
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    if (!path.startsWith('/stuck/')) return false
+    heard.emit(path)
+    if (path !== '/stuck/hang') res.writeHead(204).end()
+    return true
   }
 }
