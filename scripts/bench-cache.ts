@@ -47,10 +47,11 @@ import { runPage, type PageRecord } from './cache/run-page.ts'
 import { checkTargets, renderPasses, renderSteps, renderTargets, summarizePass, summarizeSteps } from './cache/tally.ts'
 import { benchPages } from './cache/tasks.ts'
 import { launchBrowser } from './common/browser.ts'
-import { FlagError, integerFlag, parseFlags, stringFlag } from './common/flags.ts'
+import { integerFlag, parseFlags, stringFlag } from './common/flags.ts'
 import { appendJsonLine, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
 import { firstLine } from './common/message.ts'
 import { progress } from './common/progress.ts'
+import { runScript } from './common/run-script.ts'
 
 const USAGE = `Usage: npm run bench:cache -- [flags]
   --pages=<n>            pages visited in each pass, the three templates in turn (default 200)
@@ -109,13 +110,4 @@ async function main(argv: string[]): Promise<number> {
   return 0
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const usage = error instanceof FlagError
-    process.stderr.write(`bench:cache: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ''}`)
-    process.exitCode = usage ? 2 : 1
-  },
-)
+runScript('bench:cache', USAGE, main)

@@ -6,7 +6,7 @@
 // the failure tags, as Markdown tables and a JSON summary. One JSON line per run; progress on stderr.
 import { serveFixtures } from '../test/helpers/fixture-server.ts'
 import { launchBrowser } from './common/browser.ts'
-import { FlagError, integerFlag, listFlag, parseFlags, stringFlag } from './common/flags.ts'
+import { integerFlag, listFlag, parseFlags, stringFlag } from './common/flags.ts'
 import { appendJsonLine, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
 import { firstLine } from './common/message.ts'
 import { progress } from './common/progress.ts'
@@ -16,6 +16,7 @@ import { ARMS, type ChecklistRunRecord } from './checklist/record.ts'
 import { runTask } from './checklist/run.ts'
 import { summarizeArms, summarizeTasks, UNTAGGED } from './checklist/tally.ts'
 import { pickTasks } from './checklist/tasks.ts'
+import { runScript } from './common/run-script.ts'
 
 const USAGE = `Usage: npm run bench:checklist -- [flags]
   --runs=<n>             runs of every task in each arm (default 3)
@@ -72,13 +73,4 @@ function verdict(record: ChecklistRunRecord): string {
   return `${agent}, page ${record.verified ? 'verified' : 'NOT verified'} in ${record.goalMs} ms`
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const usage = error instanceof FlagError
-    process.stderr.write(`bench:checklist: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ''}`)
-    process.exitCode = usage ? 2 : 1
-  },
-)
+runScript('bench:checklist', USAGE, main)

@@ -51,6 +51,7 @@ import { progress, seconds } from './common/progress.ts'
 import { forceGc, PageTracker, snapshot } from './pipeline/leftovers.ts'
 import { runLevel, type Level } from './pipeline/level.ts'
 import { heapTrend, leftovers, renderLeftovers, renderLimit, renderMemory, renderThroughput } from './pipeline/render.ts'
+import { runScript } from './common/run-script.ts'
 
 const USAGE = `Usage: npm run bench:pipeline -- [flags]
   --pages=<n>              pages at each level, the three templates in turn (default 96)
@@ -158,13 +159,4 @@ async function main(argv: string[]): Promise<number> {
   return 0
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const usage = error instanceof FlagError
-    process.stderr.write(`bench:pipeline: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ''}`)
-    process.exitCode = usage ? 2 : 1
-  },
-)
+runScript('bench:pipeline', USAGE, main)

@@ -19,6 +19,7 @@ import { createPacer } from './benchmark/pace.ts'
 import type { RecordedRequest } from './benchmark/recording.ts'
 import { replayOne, type Decider } from './benchmark/replay.ts'
 import { describeLiveRuns, liveReports, renderTable, summarizeReplay, type ReplayResult } from './benchmark/summary.ts'
+import { runScript } from './common/run-script.ts'
 
 const log = createDebug('puppeteer-agent:benchmark')
 
@@ -173,14 +174,6 @@ function uniqueDeciders(deciders: Decider[]): Decider[] {
   })
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const usage = error instanceof FlagError
-    const hint = !usage && !process.env.AI_GATEWAY_API_KEY ? '\nNo AI_GATEWAY_API_KEY is set: --reference=local runs offline.' : ''
-    process.stderr.write(`benchmark: ${error instanceof Error ? error.message : String(error)}${hint}\n${usage ? `${USAGE}\n` : ''}`)
-    process.exitCode = usage ? 2 : 1
-  },
+runScript('benchmark', USAGE, main, () =>
+  process.env.AI_GATEWAY_API_KEY ? undefined : 'No AI_GATEWAY_API_KEY is set: --reference=local runs offline.',
 )

@@ -16,6 +16,7 @@ import { rank } from './compare/ranking.ts'
 import { parseExtract } from './compare/extract-flag.ts'
 import { buildSetups, defaultEvaluator } from './compare/setups.ts'
 import { hasChecks } from './compare/verify.ts'
+import { runScript } from './common/run-script.ts'
 
 const log = createDebug('puppeteer-agent:compare')
 
@@ -103,13 +104,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const usage = error instanceof FlagError
-    process.stderr.write(`compare: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ''}`)
-    process.exitCode = usage ? 2 : 1
-  },
-)
+runScript('compare', USAGE, main)

@@ -10,6 +10,7 @@ import { writeReport } from '../src/record/read-run.ts'
 import { RUN_FILE } from '../src/record/run-lines.ts'
 import { launchBrowser } from './common/browser.ts'
 import { FlagError, parseFlags, stringFlag } from './common/flags.ts'
+import { runScript } from './common/run-script.ts'
 
 const USAGE = `Usage: npm run report:screenshot -- [<run folder | directory of runs>] [--out=<file.png>]
   <run folder>    a folder with run.jsonl; a directory of such folders gives its newest run (default: recordings)
@@ -62,13 +63,4 @@ async function modified(file: string): Promise<number | undefined> {
   return found?.isFile() ? found.mtimeMs : undefined
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    const usage = error instanceof FlagError
-    process.stderr.write(`report:screenshot: ${error instanceof Error ? error.message : String(error)}\n${usage ? `${USAGE}\n` : ''}`)
-    process.exitCode = usage ? 2 : 1
-  },
-)
+runScript('report:screenshot', USAGE, main)
