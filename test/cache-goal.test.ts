@@ -14,11 +14,7 @@ import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './hel
 const chrome = useChrome(test)
 const servers = useFixtureServers(test)
 
-async function open(t: Parameters<typeof chrome.page>[0], path: string): Promise<Page> {
-  const page = await chrome.page(t)
-  await page.goto(servers.site.url(path))
-  return page
-}
+const open = (t: Parameters<typeof chrome.page>[0], path: string) => chrome.open(t, servers.site.url(path))
 
 const FORM_STEPS: ScriptStep[] = [
   { operation: 'SELECT', target: /Size/, option: 'Large' },

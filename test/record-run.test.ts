@@ -2,7 +2,6 @@ import test from 'ava'
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import type { ResultLine, RunLine, StepLine } from '../src/record/run-lines.ts'
 import { useChrome } from './helpers/chrome.ts'
@@ -15,11 +14,7 @@ import { evaluatorModel, scriptedModel, textModel, type ScriptStep } from './hel
 const chrome = useChrome(test)
 const servers = useFixtureServers(test)
 
-async function open(t: Parameters<typeof chrome.page>[0], path: string): Promise<Page> {
-  const page = await chrome.page(t)
-  await page.goto(servers.site.url(path))
-  return page
-}
+const open = (t: Parameters<typeof chrome.page>[0], path: string) => chrome.open(t, servers.site.url(path))
 
 async function linesOf(report: string): Promise<RunLine[]> {
   const text = await readFile(join(dirname(report), 'run.jsonl'), 'utf8')

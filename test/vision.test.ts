@@ -2,7 +2,6 @@ import test from 'ava'
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { Page } from 'puppeteer-core'
 import sharp from 'sharp'
 import agent from '../src/index.ts'
 import { MAX_IMAGE, MAX_IMAGE_BYTES } from '../src/vision/badged-screenshot.ts'
@@ -16,11 +15,7 @@ import { evaluatorModel, scriptedModel, textDecider, textModel, type ScriptStep 
 const chrome = useChrome(test)
 const servers = useFixtureServers(test)
 
-async function open(t: Parameters<typeof chrome.page>[0], path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const page = await chrome.page(t, viewport)
-  await page.goto(servers.site.url(path))
-  return page
-}
+const open = (t: Parameters<typeof chrome.page>[0], path: string) => chrome.open(t, servers.site.url(path), { width: 1280, height: 800 })
 
 const FORM: ScriptStep[] = [{ operation: 'SELECT', target: /Size/, option: 'Large' }, { operation: 'CLICK', target: 'Place order' }, { operation: 'DONE' }]
 

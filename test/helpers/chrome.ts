@@ -33,5 +33,11 @@ export function useChrome(test: TestFn) {
       t.teardown(() => context.close().catch(() => {}))
       return page
     },
+    /** A page of its own, at `url`. */
+    async open(t: { teardown(fn: () => unknown): void }, url: string, viewport?: { width: number; height: number }): Promise<Page> {
+      const page = await this.page(t, viewport)
+      await page.goto(url)
+      return page
+    },
   }
 }
