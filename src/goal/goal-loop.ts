@@ -1,5 +1,6 @@
-// Over 400 lines for a reason: the run's state (trace, history, guards, checklist, replay) lives in one
-// class whose methods are the step's phases; split up, every phase would pass all of that state around.
+// Over 400 lines for a reason: the run's state (trace, history, guards, checklist, replay, recording,
+// the observed page's screenshot) lives in one class whose methods are the step's phases; split up,
+// every phase would pass all of that state around.
 import type { Page } from 'puppeteer-core'
 import type { BlockedReason, CacheStatus, ChecklistReport, ConsentReport, DialogRecord, FailureTag, TraceEntry } from '../../types/index.d.ts'
 import { GoalReplay } from '../cache/goal-replay.ts'
@@ -176,7 +177,7 @@ class GoalRun {
       ledger: this.#ledger,
       exclude: this.#noChange.exclusions(observation),
       checklist: checklist.lines(),
-      screenshot: settings.vision ? this.#shot : undefined,
+      screenshot: settings.vision ? (this.#shot ??= captureViewport(this.#page, SOURCE_QUALITY)) : undefined,
     })
     const decision = await this.#waitOnModel(deciding)
     this.#decisions += 1
@@ -385,11 +386,10 @@ class GoalRun {
     const observing = observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
     this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
     this.#observeMs = Math.round(performance.now() - started)
-    // Taken while the model is asked; the decision (vision) and the recording share it.
-    if (this.#settings.vision || this.#recorder) {
-      this.#shot = captureViewport(this.#page, this.#settings.vision ? SOURCE_QUALITY : JPEG_QUALITY)
-      this.#recorder?.capture(this.#snapshot.observation, this.#shot)
-    }
+    // A recording's screenshot is taken while the model is asked; vision shares it, or takes its own
+    // only for a step the model decides (a step replayed from the cache needs no image).
+    this.#shot = this.#recorder ? captureViewport(this.#page, this.#settings.vision ? SOURCE_QUALITY : JPEG_QUALITY) : undefined
+    if (this.#shot) this.#recorder!.capture(this.#snapshot.observation, this.#shot)
     return this.#snapshot
   }
 
