@@ -49,6 +49,7 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
     focused: options.focused === true,
     nameLimit: LIMITS.nameLimit,
     nearbyLimit: LIMITS.nearbyLimit,
+    valueLimit: LIMITS.valueLimit,
   }
   try {
     const report = await callInFrame(handle.frame, 'check', handle, request)

@@ -11,6 +11,8 @@ export const LIMITS = {
   frameTextShare: 1_500,
   nameLimit: 80,
   nearbyLimit: 60,
+  /** Characters of a field's value: a paragraph of a textarea is read whole, a longer value says it was cut. */
+  valueLimit: 1_000,
   /** Characters of the page title: it names the page, and real titles are far shorter. */
   titleLimit: 200,
   /**
@@ -35,6 +37,8 @@ export const LIMITS = {
   /** Slots kept for child-frame controls when the cap binds: consent banners live in frames. */
   frameReserve: 50,
   maxScrollers: 10,
+  /** Names of left-out controls told to the model (with counts), across frames. */
+  omittedNames: 8,
   /** A child frame that has not answered by then is left out of the observation. */
   frameTimeoutMs: 1_500,
 } as const

@@ -73,8 +73,10 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
   type Entry = { frame: number; index: number; element: ObservedElement; handle: H; cost: number }
   const entries: Entry[] = []
   let omitted = 0
+  const omittedNames: string[] = []
   frames.forEach((placed, frame) => {
     omitted += placed.report.omitted
+    omittedNames.push(...(placed.report.omittedNames ?? []))
     placed.report.elements.forEach((raw, index) => {
       const handle = placed.elementHandles[index]!
       if (!placed.seen.elements[index]) return
@@ -149,6 +151,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
     text,
     elements,
     omitted,
+    ...(omittedNames.length ? { omittedNames: omittedNames.slice(0, LIMITS.omittedNames) } : {}),
     blockers,
     scroll,
     frames: frames.map((placed) => ({ ...placed.frame, url: clip(placed.frame.url, LIMITS.urlLimit) })),

@@ -3,16 +3,12 @@ import type { ElementHandle } from 'puppeteer-core'
 // The data the collector hands to the decision client and the executor.
 
 import type { ElementCapability } from '../operations.ts'
+import type { ElementState } from '../page/types.ts'
 
 /** What can be done to a control; the operations table says which operation uses which. */
 export type ElementOperation = ElementCapability
 
-export interface ElementState {
-  checked?: boolean | 'mixed'
-  selected?: boolean
-  expanded?: boolean
-  pressed?: boolean | 'mixed'
-}
+export type { ElementState } from '../page/types.ts'
 
 export interface SelectOption {
   /** Option ID offered to the model for SELECT, unique within the element, e.g. `o2`. */
@@ -36,6 +32,10 @@ export interface ObservedElement {
   type?: string
   value?: string
   state?: ElementState
+  /** `layout` when the page names the field nowhere and its name was read from the text beside it. */
+  nameFrom?: 'layout'
+  /** A textarea or an editable region: its value may hold several lines. */
+  multiline?: true
   operations: ElementOperation[]
   /** For select elements and listboxes. */
   options?: SelectOption[]
@@ -85,6 +85,8 @@ export interface Observation {
   elements: ObservedElement[]
   /** Controls left out by the 250-action cap. */
   omitted: number
+  /** The most common names among the left-out controls, with counts (`Add ×212`). */
+  omittedNames?: string[]
   blockers: Blocker[]
   /** The page first, then tall scroll containers. */
   scroll: ScrollTarget[]

@@ -5,6 +5,7 @@ import type { ChildReport, FrameReport, ObserveRequest, Point } from '../page/ty
 import { frameOwner } from '../browser/isolated-world.ts'
 import { PageGoneError } from '../errors.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
+import { listenedElements, releaseListeners, type ListenerCache } from './click-listeners.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
 
@@ -58,6 +59,8 @@ export interface CollectorMemory {
   framePoints: Map<Frame, Point[]>
   /** Each iframe element, looked up once while its frame lives. */
   owners: Map<Frame, Owner>
+  /** Per frame, the elements with a click listener found so far. */
+  listeners: Map<Frame, ListenerCache>
 }
 
 /** A snapshot taken by observe(): it carries the memory the next observation takes over. */
@@ -66,7 +69,7 @@ export interface CollectorSnapshot extends Snapshot {
 }
 
 function emptyMemory(): CollectorMemory {
-  return { handles: new Map(), framePoints: new Map(), owners: new Map() }
+  return { handles: new Map(), framePoints: new Map(), owners: new Map(), listeners: new Map() }
 }
 
 /** Takes the previous snapshot's memory, leaving it empty so its dispose() releases nothing kept. */
@@ -182,15 +185,22 @@ function forgetFrames(memory: CollectorMemory, frames: Set<Frame>): void {
     void owner.handle.then((handle) => handle?.dispose().catch(() => {}))
   }
   for (const frame of memory.framePoints.keys()) if (!frames.has(frame) || frame.detached) memory.framePoints.delete(frame)
+  for (const [frame, cache] of memory.listeners) {
+    if (frames.has(frame) && !frame.detached) continue
+    memory.listeners.delete(frame)
+    releaseListeners(frame, cache)
+  }
 }
 
 /** Releases everything a memory holds: node handles and iframe handles. */
 async function releaseMemory(memory: CollectorMemory): Promise<void> {
   const owners = await Promise.all(Array.from(memory.owners.values(), (owner) => owner.handle))
   const handles = [...new Set(memory.handles.values()), ...owners.filter((handle): handle is Handle => handle !== null)]
+  for (const [frame, cache] of memory.listeners) releaseListeners(frame, cache)
   memory.handles = new Map()
   memory.owners = new Map()
   memory.framePoints = new Map()
+  memory.listeners = new Map()
   await release(handles)
 }
 
@@ -228,17 +238,22 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       run.asked.push(child)
       handles.push(owner)
     }
+    let listeners = memory.listeners.get(run.frame)
+    if (!listeners) memory.listeners.set(run.frame, (listeners = { nodes: new Map() }))
+    const cache = listeners
     const request: Observe = {
       docToken: documentToken(),
       maxElements: LIMITS.maxElements,
       textLimit: LIMITS.textLimit,
       nameLimit: LIMITS.nameLimit,
       nearbyLimit: LIMITS.nearbyLimit,
+      valueLimit: LIMITS.valueLimit,
       frameScroller: run.parent !== undefined,
       childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),
       held: [...held.keys()],
     }
-    const evaluation = evaluateFrame(run, request, handles, held)
+    // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
+    const evaluation = listenedElements(run.frame, cache, fresh).then((listened) => evaluateFrame(run, request, [...handles, ...listened], held))
     await (run.parent ? withinFrameTimeout(run, evaluation) : evaluation)
     return request
   }
@@ -391,7 +406,7 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
     observation: merged.observation,
     handles: merged.handles,
     scrollHandles: merged.scrollHandles,
-    memory: { handles: keep, framePoints: memory.framePoints, owners: memory.owners },
+    memory: { handles: keep, framePoints: memory.framePoints, owners: memory.owners, listeners: memory.listeners },
     dispose: () => releaseMemory(snapshot.memory),
   }
   return snapshot

@@ -144,6 +144,7 @@ function buildState(context: StateContext, observation: Observation, elements: r
       title: observation.title,
       text: observation.text,
       omitted_controls: observation.omitted > 0 ? observation.omitted : undefined,
+      omitted_names: observation.omitted > 0 && observation.omittedNames?.length ? observation.omittedNames : undefined,
       scroll:
         observation.scroll.length > 0
           ? observation.scroll.map((target) => compact({ id: target.id, name: target.name, up: target.up, down: target.down }))
@@ -186,7 +187,9 @@ function describeElement(element: ObservedElement): JSONObject {
     id: element.id,
     role: element.role || element.tag,
     name: element.name,
+    name_from: element.nameFrom,
     type: element.type,
+    multiline: element.multiline,
     value: element.value,
     state: element.state && Object.keys(element.state).length > 0 ? compact({ ...element.state }) : undefined,
     options: element.options?.map((option) => compact({ id: option.id, label: option.label, selected: option.selected || undefined })),

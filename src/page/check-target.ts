@@ -14,7 +14,7 @@ export function check(target: Element | null, request: CheckRequest): CheckRepor
   if (!target.isConnected) return { reason: 'detached' }
   if (found.ids.get(target) !== request.nodeId) return { reason: 'node changed' }
   if (disabled(subjectOf(target))) return { reason: 'disabled' }
-  const now = fingerprintOf(describe(target, request.nameLimit, request.nearbyLimit).parts).split('.')
+  const now = fingerprintOf(describe(target, request).parts).split('.')
   const then = request.fingerprint.split('.')
   for (let i = 0; i < PART_REASONS.length; i++) {
     if (now[i] !== then[i]) return { reason: PART_REASONS[i]! }

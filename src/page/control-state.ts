@@ -29,6 +29,11 @@ export function valueOf(el: Element): { shown?: string; full?: string } {
   return ariaValue ? { shown: ariaValue, full: ariaValue } : {}
 }
 
+/** A `<select multiple>` or a listbox that takes several options. */
+function multiSelect(el: Element): boolean {
+  return el.localName === 'select' ? (el as HTMLSelectElement).multiple : attr(el, 'aria-multiselectable') === 'true'
+}
+
 function tristate(value: string): boolean | 'mixed' | undefined {
   if (value === 'true') return true
   if (value === 'false') return false
@@ -54,5 +59,10 @@ export function stateOf(el: Element, role: string): RawElement['state'] {
   else if (el.localName === 'summary') state.expanded = (el.parentElement as HTMLDetailsElement).open
   const pressed = tristate(attr(el, 'aria-pressed'))
   if (pressed !== undefined) state.pressed = pressed
+  // `aria-current` names what the control is the current one of (a page, a step, a date).
+  const current = attr(el, 'aria-current')
+  if (current && current !== 'false') state.current = current
+  const listbox = role === 'listbox' || el.localName === 'select' ? el : null
+  if (listbox && multiSelect(listbox)) state.multiple = true
   return Object.keys(state).length ? state : undefined
 }

@@ -1,8 +1,10 @@
 import { attr, inputType } from './dom.ts'
 import { formOf, formSummary } from './forms.ts'
-import { nameOf, roleOf } from './names.ts'
+import { isField, layoutName } from './layout-names.ts'
+import { controlRole, nameOf } from './names.ts'
 import { nearbyOf } from './nearby.ts'
 import { stateOf, valueOf } from './control-state.ts'
+import { clip as clipMarked } from '../clip.ts'
 import { clip, collapse, hash } from './text.ts'
 import type { RawElement } from './types.ts'
 
@@ -38,12 +40,26 @@ function operationsOf(el: Element, role: string): RawElement['operations'] {
   return ['click']
 }
 
-export function describe(node: Element, nameLimit: number, nearbyLimit: number): Description {
+/** How a control is described: the bounds of its name, nearby text and value. */
+export interface DescribeLimits {
+  nameLimit: number
+  nearbyLimit: number
+  valueLimit: number
+}
+
+function multiline(el: Element): boolean {
+  const editable = el.getAttribute('contenteditable')
+  return el.localName === 'textarea' || (editable !== null && editable !== 'false') || el.getAttribute('aria-multiline') === 'true'
+}
+
+export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: DescribeLimits): Description {
   const el = subjectOf(node)
-  const role = roleOf(el)
+  const role = controlRole(el)
   const tag = el.localName
   const type = inputType(el)
-  const name = nameOf(el, role, nameLimit)
+  let name = nameOf(el, role, nameLimit)
+  const inferred = !name && isField(el) ? clip(layoutName(el), nameLimit) : ''
+  if (inferred) name = inferred
   const value = valueOf(el)
   const state = stateOf(el, role)
   const operations = operationsOf(el, role)
@@ -75,8 +91,11 @@ export function describe(node: Element, nameLimit: number, nearbyLimit: number):
     summary ? `${summary.name}:${summary.digest}` : '',
   ]
   const description: Description = { role, name, tag, operations, parts }
+  if (inferred) description.nameFrom = 'layout'
   if (type) description.type = type
-  if (value.shown !== undefined) description.value = clip(collapse(value.shown), 80)
+  if (multiline(el)) description.multiline = true
+  // A paragraph is read whole; a longer value says how long it was.
+  if (value.shown !== undefined) description.value = clipMarked(collapse(value.shown), valueLimit)
   if (state) description.state = state
   if (options) description.options = options.slice(0, 100)
   if (summary) description.form = { name: summary.name, fields }

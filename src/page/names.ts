@@ -5,14 +5,17 @@ import { clip, collapse, textOf } from './text.ts'
 // accessible-name computation: labelledby, aria-label, labels, alt, value, content, title, placeholder;
 // then, where that finds nothing, the hints real pages leave on icon buttons and logo links).
 
-const INTERACTIVE_ROLES = new Set([
+export const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio',
   'switch', 'combobox', 'textbox', 'searchbox', 'treeitem', 'slider', 'spinbutton',
 ])
 const NAME_FROM_CONTENT = new Set([
   'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio',
-  'switch', 'treeitem',
+  'switch', 'treeitem', 'clickable', 'gridcell', 'row', 'cell', 'columnheader', 'rowheader', 'listitem', 'heading',
 ])
+
+/** Roles a page gives that say nothing of what the element does. */
+const GENERIC_ROLES = new Set(['presentation', 'none', 'generic'])
 
 export function isCandidate(el: Element): boolean {
   switch (el.localName) {
@@ -39,9 +42,10 @@ export function isCandidate(el: Element): boolean {
   return false
 }
 
-export function roleOf(el: Element): string {
+/** The role the page or the tag gives, or null for an element with none (a `div`, a `span`). */
+function ownRole(el: Element): string | null {
   const explicit = attr(el, 'role').split(/\s+/)[0]
-  if (explicit && explicit !== 'presentation' && explicit !== 'none' && explicit !== 'generic') return explicit
+  if (explicit && !GENERIC_ROLES.has(explicit)) return explicit
   switch (el.localName) {
     case 'a':
       return 'link'
@@ -63,7 +67,16 @@ export function roleOf(el: Element): string {
       return 'textbox'
     }
   }
-  return el.hasAttribute('contenteditable') ? 'textbox' : el.localName
+  return el.hasAttribute('contenteditable') ? 'textbox' : null
+}
+
+export function roleOf(el: Element): string {
+  return ownRole(el) ?? el.localName
+}
+
+/** The role a control is offered with: its own, or `clickable` for an element made clickable by script alone. */
+export function controlRole(el: Element): string {
+  return ownRole(el) ?? 'clickable'
 }
 
 function byIds(el: Element, ids: string): Element[] {
@@ -107,8 +120,12 @@ function fileWords(img: Element): string {
   } catch {
     // A malformed escape: read the name as written.
   }
-  return file
-    .replace(/\.[a-z0-9]{2,5}$/i, '')
+  return words(file.replace(/\.[a-z0-9]{2,5}$/i, ''))
+}
+
+/** The words of an identifier (a file name, an icon's class or symbol), split at case changes and punctuation. */
+function words(text: string): string {
+  return text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .split(/[^\p{L}\p{N}]+/u)
     // Digits alone (sizes, counters) and long hex runs (content hashes) name nothing.
@@ -163,6 +180,39 @@ function hintOf(el: Element, budget: number): string {
     if (text) return text
   }
   const img = el.localName === 'img' || inputType(el) === 'image' ? el : el.querySelector('img')
-  if (!img) return ''
-  return collapse(attr(img, 'title')) || fileWords(img)
+  if (img) {
+    const words = collapse(attr(img, 'title')) || fileWords(img)
+    if (words) return words
+  }
+  return svgName(el) || iconClassWords(el)
 }
+
+/** An inline SVG icon's own name: its `<title>`, its aria-label, or the symbol it uses (`#icon-share`). */
+function svgName(el: Element): string {
+  const svg = el.localName === 'svg' ? el : el.querySelector('svg')
+  if (!svg) return ''
+  const title = svg.querySelector('title')
+  const text = collapse(title?.textContent ?? '') || collapse(attr(svg, 'aria-label'))
+  if (text) return text
+  const use = svg.querySelector('use')
+  const ref = use ? attr(use, 'href') || attr(use, 'xlink:href') : ''
+  if (!ref.includes('#')) return ''
+  const symbol = ref.slice(ref.indexOf('#') + 1)
+  return words(ICON_CLASS.exec(symbol)?.[1] ?? symbol)
+}
+
+/** Class prefixes of icon sets (Font Awesome, Bootstrap, Material, generic `icon-`): what follows names the icon. */
+const ICON_CLASS = /^(?:fa[srlbdt]?|bi|glyphicon|icon|icons?|ico|mdi|ti|ri|la|ion|material-icons)[-_](.+)$/i
+
+/** Words of an icon font's class (`fa fa-star` gives "star", `icon-share-alt` gives "share alt"). */
+function iconClassWords(el: Element): string {
+  const icon = el.matches('i, span, svg, b, em') && !el.firstElementChild ? el : el.querySelector('i, span[class*="icon"], [class*="fa-"]')
+  if (!icon) return ''
+  for (const name of Array.from(icon.classList)) {
+    const match = ICON_CLASS.exec(name)
+    // Sizes and styles of a set (`fa-2x`, `fa-fw`, `icon-large`) name no icon.
+    if (match && !/^(?:\d+x|fw|lg|sm|xs|large|small|solid|regular|light|outline|filled|round|sharp|spin)$/i.test(match[1]!)) return words(match[1]!)
+  }
+  return ''
+}
+

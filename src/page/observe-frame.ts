@@ -4,6 +4,8 @@ import { describe, fingerprintOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
 import { vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
+import { offer, type Signal, type Visible } from './offer.ts'
+import { hintedIn, pointerOwner, scriptSignal } from './script-controls.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
 import { scrollersAround } from './scrollers.ts'
 import { clip, SKIP_TAGS } from './text.ts'
@@ -15,10 +17,18 @@ import { disabled, inViewport, labelledVisibility, round, visibility } from './v
 // scroll containers, and what this frame shows of its child frames (`owners`, their iframes).
 
 interface Found {
+  /** Controls by tag or role, and elements with a script signal, in document order. */
   candidates: Element[]
+  /** How each candidate that is not a control by its tag or role became one. */
+  signals: Map<Element, Signal>
   canvases: Element[]
   texts: Text[]
+  /** Elements with no content of their own (icons): a pointer cursor over them names a control. */
+  leaves: Element[]
 }
+
+/** Elements without content that never draw an icon. */
+const NOT_ICONS = new Set(['br', 'wbr', 'hr', 'input', 'meta', 'link', 'source', 'track', 'col', 'area', 'base', 'param', 'embed', 'slot'])
 
 function nextSkipping(walker: TreeWalker): Node | null {
   let next = walker.nextSibling()
@@ -29,40 +39,110 @@ function nextSkipping(walker: TreeWalker): Node | null {
   return next
 }
 
-/** Collects controls, canvases and text nodes in document order, through open shadow roots. */
-function walk(root: Document | ShadowRoot, { candidates, canvases, texts }: Found) {
+/** Collects controls, canvases, icons and text nodes in document order, through open shadow roots. */
+function walk(root: Document | ShadowRoot, found: Found, listened: ReadonlySet<Element>) {
+  const hints = hintedIn(root)
   // SHOW_ELEMENT | SHOW_TEXT
   const walker = document.createTreeWalker(root, 0x1 | 0x4)
   let node = walker.nextNode()
   while (node) {
     if (node.nodeType === 3) {
-      texts.push(node as Text)
+      found.texts.push(node as Text)
       node = walker.nextNode()
       continue
     }
     const el = node as Element
     const tag = el.localName
-    if (isCandidate(el)) candidates.push(el)
-    else if (tag === 'canvas') canvases.push(el)
-    if (el.shadowRoot) walk(el.shadowRoot, { candidates, canvases, texts })
+    if (isCandidate(el)) found.candidates.push(el)
+    else {
+      const signal = scriptSignal(el, listened, hints)
+      if (signal) {
+        found.candidates.push(el)
+        found.signals.set(el, signal)
+      } else if (tag === 'canvas') found.canvases.push(el)
+    }
+    // An inline SVG is one icon, however many shapes draw it.
+    if (tag === 'svg' || (el.firstChild === null && !NOT_ICONS.has(tag) && el.namespaceURI !== SVG_NS)) found.leaves.push(el)
+    if (el.shadowRoot) walk(el.shadowRoot, found, listened)
     node = SKIP_TAGS.has(tag) || (el as HTMLElement).hidden ? nextSkipping(walker) : walker.nextNode()
   }
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg'
+
+/**
+ * Adds the controls that only a pointer cursor shows (a handler delegated to an ancestor), found from
+ * what is visible: the elements holding the viewport's text and its icons. A list drawn with the pointer
+ * on its container offers its items, each its own control.
+ */
+function addPointerControls(found: Found, holders: Element[], listened: ReadonlySet<Element>): void {
+  const known = new Set(found.candidates)
+  const owners = new Set<Element>()
+  const isControl = (node: Element) => known.has(node)
+  for (const el of holders) {
+    const owner = pointerOwner(el, isControl)
+    if (owner) owners.add(owner)
+  }
+  for (const el of found.leaves) {
+    if (!inViewport(el)) continue
+    const owner = pointerOwner(el, isControl)
+    if (owner) owners.add(owner)
+  }
+  if (!owners.size) return
+  const added: Element[] = []
+  for (const owner of owners) {
+    for (const control of listened.has(owner) ? [owner] : itemsOf(owner)) {
+      if (known.has(control)) continue
+      known.add(control)
+      added.push(control)
+      found.signals.set(control, 'pointer')
+    }
+  }
+  found.candidates = inDocumentOrder(found.candidates, added)
+}
+
+/** A container whose children are all alike (a list's items, a grid's cards) stands for each of them. */
+function itemsOf(owner: Element): Element[] {
+  const children = Array.from(owner.children)
+  if (children.length < 2) return [owner]
+  const first = children[0]!
+  const alike = children.every((child) => child.localName === first.localName && child.getAttribute('class') === first.getAttribute('class'))
+  return alike ? children : [owner]
+}
+
+/** Merges `added` into `ordered` (both in document order once `added` is sorted). */
+function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
+  // 4: DOCUMENT_POSITION_FOLLOWING, read as "b comes after a".
+  const before = (a: Element, b: Element) => (a.compareDocumentPosition(b) & 4) !== 0
+  added.sort((a, b) => (a === b ? 0 : before(a, b) ? -1 : 1))
+  const merged: Element[] = []
+  let next = 0
+  for (const el of ordered) {
+    while (next < added.length && before(added[next]!, el)) merged.push(added[next++]!)
+    merged.push(el)
+  }
+  while (next < added.length) merged.push(added[next++]!)
+  return merged
+}
+
 /**
  * Returns the FrameReport as JSON, or `[json, ...nodes]` with the element then scroller nodes that are
- * not `held`, in report order (one round trip less when every node is already held).
+ * not `held`, in report order (one round trip less when every node is already held). `nodes` are
+ * the child frames' iframes (one per `childPoints` entry), then the elements Node saw a click, press or
+ * touch listener on.
  */
-export function observe(request: ObserveRequest, ...owners: Element[]): string | [string, ...Element[]] {
+export function observe(request: ObserveRequest, ...nodes: Element[]): string | [string, ...Element[]] {
   const reg = registry(request.docToken)!
-  const found: Found = { candidates: [], canvases: [], texts: [] }
-  walk(document, found)
-  const { candidates, canvases, texts } = found
+  const owners = nodes.slice(0, request.childPoints.length)
+  const listened = new Set(nodes.slice(request.childPoints.length))
+  const found: Found = { candidates: [], signals: new Map(), canvases: [], texts: [], leaves: [] }
+  walk(document, found, listened)
+  const { text, holders, captcha } = viewportText(found.texts, request.textLimit)
+  addPointerControls(found, holders, listened)
+  const { candidates, canvases, signals } = found
 
-  const elements: RawElement[] = []
-  const nodes: Element[] = []
+  const visible: Visible[] = []
   const blockers: RawBlocker[] = []
-  let omitted = 0
   const seenNodes = new Set<Element>()
   let challengeField: Element | undefined
 
@@ -78,13 +158,16 @@ export function observe(request: ObserveRequest, ...owners: Element[]): string |
     if (type === 'password') blockers.push({ kind: 'password', rect: round(seen.rect), at: seen.at })
     if (type === 'file') blockers.push({ kind: 'file_input', rect: round(seen.rect), at: seen.at })
     if (type === 'text' && !challengeField && captchaField(el)) challengeField = el
-    if (elements.length >= request.maxElements) {
-      omitted++
-      continue
-    }
-    const { parts, ...description } = describe(node, request.nameLimit, request.nearbyLimit)
+    visible.push({ el, node, seen, signal: signals.get(el) ?? 'native' })
+  }
+
+  const { chosen, omitted, omittedNames } = offer(visible, request.maxElements, request.nameLimit)
+  const elements: RawElement[] = []
+  const elementNodes: Element[] = []
+  for (const { node, seen } of chosen) {
+    const { parts, ...description } = describe(node, request)
     elements.push({ nodeId: nodeIdOf(reg, node), ...description, rect: round(seen.rect), at: seen.at, fingerprint: fingerprintOf(parts) })
-    nodes.push(node)
+    elementNodes.push(node)
   }
 
   for (const canvas of canvases) {
@@ -93,14 +176,13 @@ export function observe(request: ObserveRequest, ...owners: Element[]): string |
     blockers.push({ kind: 'canvas', rect: round(seen.rect), at: seen.at })
   }
 
-  const { text, holders, captcha } = viewportText(texts, request.textLimit)
   // A field's prompt may be its placeholder or label only, so the offered names are read too.
   const verification = captcha ?? captchaWidget(challengeField) ?? captchaPhrase([text, ...elements.map((element) => element.name)])
   if (verification) blockers.unshift(verification)
   // An XML or SVG document has no body: no form, no text layout the agent can reason about.
   if (!document.body && window === window.top) blockers.push({ kind: 'no_body', rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] })
 
-  const { scrollers, scrollNodes } = scrollersAround(reg, [...nodes, ...holders])
+  const { scrollers, scrollNodes } = scrollersAround(reg, [...elementNodes, ...holders])
   const pageScroller = document.scrollingElement ?? document.documentElement
   const scrollTop = window.scrollY
   const scrollHeight = pageScroller ? pageScroller.scrollHeight : 0
@@ -128,13 +210,14 @@ export function observe(request: ObserveRequest, ...owners: Element[]): string |
     scroll,
     elements,
     omitted,
+    omittedNames,
     blockers,
     scrollers,
     children,
   }
   const held = new Set(request.held)
   const sent: Element[] = []
-  elements.forEach((element, i) => (held.has(element.nodeId) ? (element.held = true) : sent.push(nodes[i]!)))
+  elements.forEach((element, i) => (held.has(element.nodeId) ? (element.held = true) : sent.push(elementNodes[i]!)))
   scrollers.forEach((scroller, i) => (held.has(scroller.nodeId) ? (scroller.held = true) : sent.push(scrollNodes[i]!)))
   const json = JSON.stringify(report)
   return sent.length ? [json, ...sent] : json

@@ -16,6 +16,8 @@ export interface ObserveRequest {
   childPoints: Point[][]
   /** Node IDs Node already holds a handle for: those nodes are not sent again. */
   held: string[]
+  /** Characters of a field's value shown: enough to read a paragraph. */
+  valueLimit: number
 }
 
 export interface CheckRequest {
@@ -24,6 +26,19 @@ export interface CheckRequest {
   focused: boolean
   nameLimit: number
   nearbyLimit: number
+  valueLimit: number
+}
+
+/** The state a person reads from a control, from its own properties or its ARIA attributes. */
+export interface ElementState {
+  checked?: boolean | 'mixed'
+  selected?: boolean
+  expanded?: boolean
+  pressed?: boolean | 'mixed'
+  /** `aria-current`: what the control is the current one of (`page`, `step`, `date`, `true`…). */
+  current?: string
+  /** A select or listbox that takes several options. */
+  multiple?: true
 }
 
 export interface RawElement {
@@ -33,7 +48,11 @@ export interface RawElement {
   tag: string
   type?: string
   value?: string
-  state?: { checked?: boolean | 'mixed'; selected?: boolean; expanded?: boolean; pressed?: boolean | 'mixed' }
+  state?: ElementState
+  /** `layout` when the markup names the field nowhere and the name was read beside it. */
+  nameFrom?: 'layout'
+  /** A textarea or an editable region: its value may hold several lines. */
+  multiline?: true
   operations: Array<'click' | 'type' | 'select' | 'submit'>
   options?: Array<{ label: string; value: string; selected: boolean }>
   form?: { name: string; fields: Record<string, string> }
@@ -85,6 +104,8 @@ export interface FrameReport {
   elements: RawElement[]
   /** Visible controls beyond `maxElements`. */
   omitted: number
+  /** The most common names among the omitted controls, with counts (`Add ×212`). */
+  omittedNames?: string[]
   blockers: RawBlocker[]
   scrollers: RawScroller[]
   children: ChildReport[]

@@ -1,0 +1,120 @@
+import { inputType } from './dom.ts'
+import { HEADINGS } from './nearby.ts'
+import { BLOCK_TAGS, collapse, textOf } from './text.ts'
+
+// A field's name read from the layout when the markup names it nowhere (no label, aria-label, title
+// or placeholder), as a person reads it: the cell to its left (or its column's header), the `<dt>`
+// of its `<dd>`, the text before it on its line, the heading of a group that holds only this field,
+// and for a checkbox or radio the text right after it.
+
+/** Characters read for a name: a label is short, and a paragraph before a field is not its name. */
+const NAME_CHARS = 60
+/** Text before a field on its line that is longer than this is prose, not a label. */
+const LABEL_WORDS = 8
+
+const FIELD_SELECTOR = 'input:not([type=hidden]), select, textarea, [contenteditable]:not([contenteditable=false])'
+
+function tidy(text: string): string {
+  // "Year:" and "Genre *" are labels with their punctuation.
+  return collapse(text).replace(/\s*[:：*]+\s*$/, '').trim()
+}
+
+function labelLike(text: string): string {
+  const name = tidy(text)
+  return name && name.split(' ').length <= LABEL_WORDS ? name : ''
+}
+
+/** The cell to the left in the field's row, else the header of its column. */
+function fromTable(el: Element): string {
+  const cell = el.closest('td, th, [role=gridcell], [role=cell]')
+  const row = cell?.parentElement
+  if (!cell || !row) return ''
+  for (let before = cell.previousElementSibling; before; before = before.previousElementSibling) {
+    if (before.querySelector(FIELD_SELECTOR)) break
+    const text = labelLike(textOf(before, NAME_CHARS, null, false))
+    if (text) return text
+  }
+  const table = row.closest('table')
+  const index = Array.from(row.children).indexOf(cell)
+  const headerRow = table?.querySelector('thead tr') ?? null
+  if (!headerRow || headerRow === row) return ''
+  const header = headerRow.children[index]
+  return header ? labelLike(textOf(header, NAME_CHARS, null, false)) : ''
+}
+
+/** The `<dt>` before the field's `<dd>`. */
+function fromTerm(el: Element): string {
+  const dd = el.closest('dd')
+  if (!dd) return ''
+  for (let before = dd.previousElementSibling; before; before = before.previousElementSibling) {
+    if (before.localName === 'dt') return labelLike(textOf(before, NAME_CHARS, null, false))
+  }
+  return ''
+}
+
+/** Text before the field within its line: back through its siblings, then its inline parents, to a block edge. */
+function fromLine(el: Element): string {
+  let node: Node = el
+  let text = ''
+  for (let hops = 0; hops < 6 && !text; hops++) {
+    for (let before = node.previousSibling; before; before = before.previousSibling) {
+      if (before.nodeType === 1) {
+        const element = before as Element
+        if (element.localName === 'br' || element.matches(FIELD_SELECTOR) || element.querySelector(FIELD_SELECTOR)) break
+        if (BLOCK_TAGS.has(element.localName) && element.localName !== 'label') {
+          // A heading names the group it opens (see fromGroup), not the field after it.
+          if (!element.matches(HEADINGS)) text = textOf(element, NAME_CHARS, null, false)
+          break
+        }
+      }
+      const piece = before.nodeType === 3 ? (before as Text).data : before.nodeType === 1 ? textOf(before, NAME_CHARS, null, false) : ''
+      if (/\S/.test(piece)) {
+        text = piece
+        break
+      }
+    }
+    const parent: Element | null = node.parentElement
+    if (text || !parent || BLOCK_TAGS.has(parent.localName)) break
+    node = parent
+  }
+  return labelLike(text)
+}
+
+/** The heading of the smallest group that holds this field and no other. */
+function fromGroup(el: Element): string {
+  for (let group = el.parentElement, hops = 0; group && group.localName !== 'body' && hops < 4; group = group.parentElement, hops++) {
+    if (group.querySelectorAll(FIELD_SELECTOR).length > 1) return ''
+    const heading = group.querySelector(`:scope > legend, :scope > ${HEADINGS.split(',').join(', :scope > ')}`)
+    if (heading) return labelLike(textOf(heading, NAME_CHARS, null, false))
+  }
+  return ''
+}
+
+/** Text right after a checkbox or radio: "<input type=checkbox> Remember me". */
+function fromNext(el: Element): string {
+  for (let after = el.nextSibling; after; after = after.nextSibling) {
+    if (after.nodeType === 1 && ((after as Element).localName === 'br' || (after as Element).matches(FIELD_SELECTOR))) return ''
+    const piece = after.nodeType === 3 ? (after as Text).data : after.nodeType === 1 ? textOf(after, NAME_CHARS, null, false) : ''
+    if (/\S/.test(piece)) return labelLike(piece)
+  }
+  return ''
+}
+
+/** The name a person reads beside a field the markup leaves unnamed, or ''. */
+export function layoutName(el: Element): string {
+  const type = inputType(el)
+  if (type === 'checkbox' || type === 'radio') {
+    const after = fromNext(el)
+    if (after) return after
+  }
+  return fromTable(el) || fromTerm(el) || fromLine(el) || fromGroup(el)
+}
+
+/** Whether an element is a field a person fills in or chooses in (what a layout name may name). */
+export function isField(el: Element): boolean {
+  try {
+    return el.matches(FIELD_SELECTOR)
+  } catch {
+    return false
+  }
+}

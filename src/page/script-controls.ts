@@ -1,0 +1,87 @@
+import { attr } from './dom.ts'
+import { callCache, remembered } from './layout.ts'
+
+// Controls that a page made clickable by script, found from what the browser shows of them without
+// running anything in the page's world. The signals:
+// - a click, press or touch listener on the element itself (Node reads them through CDP and hands the
+//   nodes over), or a handler attribute (`onclick`, `onmousedown`, …);
+// - `tabindex` ≥ 0 (focusable on purpose), a role that is clickable only with another signal
+//   (`gridcell`, `row`, `listitem`, …), or an ARIA state of a control (`aria-pressed`,
+//   `aria-expanded`, `aria-checked`);
+// - a pointer cursor that its parent does not have: the one signal left by a handler delegated to an
+//   ancestor (jQuery's `.on(selector, …)`, React's root listener).
+// An element that only holds other controls (a list whose `ul` carries the delegated listener, an
+// app's root) is a container, not a control: a listener or tabindex alone does not make it one.
+
+/** Handler attributes and ARIA hints read in one query per tree, far cheaper than per element. */
+const HINTS = [
+  '[onclick]', '[onmousedown]', '[onmouseup]', '[onpointerdown]', '[onpointerup]', '[ontouchstart]',
+  '[tabindex]', '[aria-pressed]', '[aria-expanded]', '[aria-checked]', '[aria-selected]', '[role]',
+].join(',')
+
+/** Roles that make an element a control only together with another signal (a grid's cell, a list's row). */
+export const SIGNAL_ROLES = new Set(['gridcell', 'row', 'cell', 'columnheader', 'rowheader', 'listitem', 'heading', 'img', 'presentation', 'none', 'generic'])
+
+/** Handler attributes: an inline listener the page wrote into the markup. */
+const HANDLER_ATTRIBUTES = ['onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ontouchstart']
+
+/** Elements of a page that never stand for a control of their own, whatever their cursor or listeners. */
+const NEVER = new Set(['html', 'body', 'head', 'main', 'form', 'iframe', 'frame', 'label', 'option', 'optgroup', 'datalist', 'legend', 'fieldset', 'canvas'])
+
+const hinted = callCache<Node, Set<Element>>()
+const cursors = callCache<Element, boolean>()
+
+/** The elements of a tree that carry a handler attribute or an ARIA hint (read once per call and tree). */
+export function hintedIn(root: Document | ShadowRoot): Set<Element> {
+  let found = hinted.get(root)
+  if (!found) {
+    found = new Set(Array.from(root.querySelectorAll(HINTS)))
+    hinted.set(root, found)
+  }
+  return found
+}
+
+function hasHandlerAttribute(el: Element): boolean {
+  return HANDLER_ATTRIBUTES.some((name) => el.hasAttribute(name))
+}
+
+function focusable(el: Element): boolean {
+  const value = attr(el, 'tabindex')
+  return value !== '' && Number(value) >= 0
+}
+
+/**
+ * Why an element that is not a control by its tag or role may be one by script: 'listener' (its own
+ * listener or handler attribute), 'focusable', 'state' (an ARIA state of a control), or null.
+ */
+export function scriptSignal(el: Element, listened: ReadonlySet<Element>, hints: ReadonlySet<Element>): 'listener' | 'focusable' | 'state' | null {
+  if (NEVER.has(el.localName)) return null
+  if (listened.has(el)) return 'listener'
+  if (!hints.has(el)) return null
+  if (hasHandlerAttribute(el)) return 'listener'
+  if (focusable(el)) return 'focusable'
+  if (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-expanded') || el.hasAttribute('aria-checked')) return 'state'
+  return null
+}
+
+/** Whether the element draws the pointer cursor (computed style, read once per call). */
+export function pointerCursor(el: Element): boolean {
+  return remembered(cursors, el, (node) => getComputedStyle(node).cursor === 'pointer')
+}
+
+/**
+ * The element a pointer cursor over `el` belongs to: the top of the run of pointer-cursor ancestors
+ * (its parent draws another cursor). Null when `el` has no pointer cursor, when the run reaches a
+ * control that is offered anyway (the text of a link inherits its cursor), or a part of the page that
+ * never stands for a control.
+ */
+export function pointerOwner(el: Element, isControl: (node: Element) => boolean): Element | null {
+  let top: Element | null = null
+  for (let node: Element | null = el; node; node = node.parentElement) {
+    if (!pointerCursor(node)) break
+    if (isControl(node)) return null
+    top = node
+  }
+  if (!top || NEVER.has(top.localName)) return null
+  return top
+}

@@ -1,0 +1,82 @@
+import test from 'ava'
+import { layoutDom, observeDom } from './fixtures/collector/jsdom-layout.ts'
+
+// Fields the markup leaves unnamed are named from the layout, as a person reads them, and say so;
+// textareas and editable regions are multi-line fields; the state and values a person reads.
+
+function offered(html: string) {
+  const { report } = observeDom(layoutDom(html), {})
+  return report.elements
+}
+
+test('a field with no label is named by the cell to its left, its dt, the text before it, or its group heading', (t) => {
+  const elements = offered(`
+    <table><tr><td>Genre</td><td><input name="g"></td></tr><tr><th>Year:</th><td><select><option>2024</option></select></td></tr></table>
+    <dl><dt>Director</dt><dd><input></dd></dl>
+    <p>Budget: <input type="number"></p>
+    <div><h4>Notes for the crew</h4><textarea></textarea></div>
+    <p><input type="checkbox"> Subtitles</p>
+    <label>Labelled <input></label>
+  `)
+  t.deepEqual(
+    elements.map((element) => [element.name, element.nameFrom ?? null]),
+    [
+      ['Genre', 'layout'],
+      ['Year', 'layout'],
+      ['Director', 'layout'],
+      ['Budget', 'layout'],
+      ['Notes for the crew', 'layout'],
+      ['Subtitles', 'layout'],
+      ['Labelled', null],
+    ],
+  )
+})
+
+test('a column header names the fields of a table whose rows have no label cell', (t) => {
+  const elements = offered(`<table><thead><tr><th>Title</th><th>Rating</th></tr></thead><tbody><tr><td><input></td><td><input></td></tr></tbody></table>`)
+  t.deepEqual(elements.map((element) => element.name), ['Title', 'Rating'])
+})
+
+test('prose before a field is not its name, and a group of several fields names none of them', (t) => {
+  const elements = offered(`
+    <p>Please tell us in a few words what you thought of the film and why you liked it <input></p>
+    <div><h4>Address</h4><input><input></div>
+  `)
+  t.deepEqual(elements.map((element) => element.name), ['', '', ''])
+  t.true(elements.every((element) => element.nameFrom === undefined))
+})
+
+test('a textarea and an editable region are multi-line fields; a paragraph is read whole, a longer value says it was cut', (t) => {
+  const paragraph = 'The engine arrived on Tuesday. '.repeat(12).trim()
+  const long = 'x'.repeat(5_000)
+  const elements = offered(`
+    <textarea aria-label="Review">${paragraph}</textarea>
+    <textarea aria-label="Log">${long}</textarea>
+    <div contenteditable="true" aria-label="Body">Dear Ada,</div>
+    <input aria-label="Title" value="Short">
+  `)
+  const [review, log, body, title] = elements
+  t.like(review, { role: 'textbox', multiline: true, value: paragraph })
+  t.true(log!.value!.endsWith('… (5,000 characters)'))
+  t.true(log!.value!.length <= 1_000)
+  t.like(body, { role: 'textbox', multiline: true, value: 'Dear Ada,' })
+  t.is(title!.multiline, undefined)
+})
+
+test('the state a person reads: pressed, selected, expanded, current, checked, and the selected set of a multi-select', (t) => {
+  const elements = offered(`
+    <nav><a href="/home" aria-current="page">Home</a><a href="/about" aria-current="false">About</a></nav>
+    <button aria-pressed="true">Bold</button>
+    <div role="checkbox" aria-checked="true" tabindex="0">Notify me</div>
+    <select multiple aria-label="Cities"><option selected>Oslo</option><option>Rome</option><option selected>Lima</option></select>
+    <div role="listbox" aria-multiselectable="true" aria-label="Tags" tabindex="0"><div role="option" aria-selected="true">red</div><div role="option" aria-selected="false">blue</div></div>
+  `)
+  const named = new Map(elements.map((element) => [element.name, element]))
+  t.deepEqual(named.get('Home')!.state, { current: 'page' })
+  t.is(named.get('About')!.state, undefined)
+  t.deepEqual(named.get('Bold')!.state, { pressed: true })
+  t.deepEqual(named.get('Notify me')!.state, { checked: true })
+  t.like(named.get('Cities'), { role: 'listbox', value: 'Oslo, Lima', state: { multiple: true } })
+  t.like(named.get('red'), { role: 'option', state: { selected: true } })
+  t.like(named.get('blue'), { role: 'option', state: { selected: false } })
+})
