@@ -24,6 +24,14 @@ function clipUrl(url: string): string {
   return url.length > URL_LIMIT ? `${url.slice(0, URL_LIMIT)}…` : url
 }
 
+/** The element at a point of the frame's viewport, as its isolated world's hit test finds it. */
+async function elementAt(frame: Frame, x: number, y: number): Promise<ElementHandle<Element> | null> {
+  const handle = await isolatedWorld(frame).evaluateHandle((px, py) => document.elementFromPoint(px, py), x, y)
+  const element = handle.asElement()
+  if (!element) await handle.dispose()
+  return element as ElementHandle<Element> | null
+}
+
 /**
  * What the browser finds at `point` (top-viewport CSS pixels): the target (or a node inside it, or a label
  * of it), or a short name of what is there instead. `watch` is the input watch armed on the target.
@@ -48,7 +56,9 @@ export async function browserHitTest(page: Page, target: ElementHandle<Element>,
     }
     const owner = page.frames().find((candidate) => frameId(candidate) === hit.frameId)
     if (!owner) return { onTarget: false, found: 'a node of a frame the page does not list' }
-    const node = await adoptNode(owner, hit.backendNodeId)
+    // A pseudo-element (an icon font's ::before glyph) is no element: the element that draws it is
+    // what the browser's own hit test of that frame finds there.
+    const node = (await adoptNode(owner, hit.backendNodeId)) ?? (owner === frame ? await elementAt(frame, x, y) : null)
     if (!node) return { onTarget: false, found: 'a node that is not an element' }
     try {
       if (owner === target.frame) {

@@ -29,6 +29,17 @@ export function valueOf(el: Element): { shown?: string; full?: string } {
   return ariaValue ? { shown: ariaValue, full: ariaValue } : {}
 }
 
+/**
+ * A section header that says it is expanded, around the one button that opens it: the button is the
+ * control a person clicks, and the header's state is its state.
+ */
+function wrapperExpanded(el: Element): string {
+  const parent = el.parentElement
+  if (!parent || (el.localName !== 'button' && el.localName !== 'a')) return ''
+  const state = attr(parent, 'aria-expanded')
+  return state && parent.querySelectorAll('button, a[href], [role=button]').length === 1 ? state : ''
+}
+
 /** A `<select multiple>` or a listbox that takes several options. */
 function multiSelect(el: Element): boolean {
   return el.localName === 'select' ? (el as HTMLSelectElement).multiple : attr(el, 'aria-multiselectable') === 'true'
@@ -54,7 +65,7 @@ export function stateOf(el: Element, role: string): RawElement['state'] {
   }
   const selected = attr(el, 'aria-selected')
   if (selected === 'true' || selected === 'false') state.selected = selected === 'true'
-  const expanded = attr(el, 'aria-expanded')
+  const expanded = attr(el, 'aria-expanded') || wrapperExpanded(el)
   if (expanded === 'true' || expanded === 'false') state.expanded = expanded === 'true'
   else if (el.localName === 'summary') state.expanded = (el.parentElement as HTMLDetailsElement).open
   const pressed = tristate(attr(el, 'aria-pressed'))

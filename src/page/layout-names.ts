@@ -62,8 +62,8 @@ function fromLine(el: Element): string {
         const element = before as Element
         if (element.localName === 'br' || element.matches(FIELD_SELECTOR) || element.querySelector(FIELD_SELECTOR)) break
         if (BLOCK_TAGS.has(element.localName) && element.localName !== 'label') {
-          // A heading names the group it opens (see fromGroup), not the field after it.
-          if (!element.matches(HEADINGS)) text = textOf(element, NAME_CHARS, null, false)
+          // A heading names the field right after it, unless more bare fields follow it under that heading.
+          if (!element.matches(HEADINGS) || !sharesHeading(node)) text = textOf(element, NAME_CHARS, null, false)
           break
         }
       }
@@ -78,6 +78,12 @@ function fromLine(el: Element): string {
     node = parent
   }
   return labelLike(text)
+}
+
+/** The field (or its inline wrapper) is followed by another bare field: a run of fields under one heading. */
+function sharesHeading(node: Node): boolean {
+  const next = node.nodeType === 1 ? (node as Element).nextElementSibling : null
+  return !!next && next.matches(FIELD_SELECTOR)
 }
 
 /** The heading of the smallest group that holds this field and no other. */

@@ -95,8 +95,12 @@ function joinDistinct(texts: string[]): string {
  * Content text with an image's alt left out where the same words are also written beside it (a
  * category tile whose picture and caption both say "Appliances"): read once, not twice.
  */
-function contentOf(el: Element, budget: number): string {
-  let text = textOf(el, budget, null, false)
+function contentOf(el: Element, role: string, budget: number): string {
+  // A tree item's name is its own line, not the branch of items below it.
+  const branch = role === 'treeitem' ? el.querySelector(':scope > [role=group], :scope > ul, :scope > ol') : null
+  // The items of a flex or grid box are laid out apart: "Ana Gomez" and "Admin" are two words.
+  const apart = /flex|grid/.test(getComputedStyle(el).display)
+  let text = textOf(el, budget, branch, false, apart)
   for (const img of Array.from(el.querySelectorAll('img[alt], area[alt]'))) {
     const alt = collapse(attr(img, 'alt'))
     const lower = text.toLowerCase()
@@ -157,14 +161,20 @@ export function nameOf(el: Element, role: string, limit: number): string {
     const value = (el as HTMLInputElement).value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '')
     if (value) return clip(collapse(value), limit)
   }
+  const title = collapse(attr(el, 'title'))
   if (NAME_FROM_CONTENT.has(role) || tag === 'summary' || tag === 'button' || tag === 'a') {
-    const text = contentOf(el, budget)
-    if (text) return clip(text, limit)
+    const text = contentOf(el, role, budget)
+    // A glyph alone ("☆", "▸", "×") is an icon: the title says what it does.
+    if (text && (!title || /[\p{L}\p{N}]/u.test(text))) return clip(text, limit)
   }
-  const title = attr(el, 'title')
-  if (title) return clip(collapse(title), limit)
+  if (title) return clip(title, limit)
   const placeholder = attr(el, 'placeholder') || attr(el, 'aria-placeholder')
   if (placeholder) return clip(collapse(placeholder), limit)
+  // A combobox drawn from a div shows its choice as its text ("Sort: Featured").
+  if (role === 'combobox' && tag !== 'input' && tag !== 'select') {
+    const text = contentOf(el, role, budget)
+    if (text) return clip(text, limit)
+  }
   return clip(hintOf(el, budget), limit)
 }
 

@@ -39,6 +39,11 @@ function rankOf(item: Visible): number {
   return role && INTERACTIVE_ROLES.has(role) ? 3 : 2
 }
 
+/** `name` begins with the whole of `start`, up to a word boundary. */
+function startsWith(name: string, start: string): boolean {
+  return start.length > 0 && name.startsWith(start) && (name.length === start.length || !/[\p{L}\p{N}]/u.test(name[start.length]!))
+}
+
 function fold(text: string): string {
   return collapse(text).toLowerCase()
 }
@@ -66,20 +71,27 @@ function distinct(items: Visible[], nameLimit: number): Visible[] {
     return name
   }
   const dropped = new Set<Visible>()
-  const held = new Map<Visible, number>()
+  const held = new Map<Visible, Visible[]>()
   for (const item of items) {
     const holder = holderOf(item, byNode)
     if (!holder) continue
-    held.set(holder, (held.get(holder) ?? 0) + 1)
+    const list = held.get(holder) ?? []
+    list.push(item)
+    held.set(holder, list)
     // A clickable row around a link of the same text, a tab around its link: one control, the one
     // whose role says most (an ARIA widget, then a native control); the outer one on a tie.
     if (nameFor(item) !== nameFor(holder)) continue
     dropped.add(rankOf(item) > rankOf(holder) ? holder : item)
   }
-  for (const [holder, count] of held) {
+  for (const [holder, inner] of held) {
+    if (holder.signal === 'native' || dropped.has(holder)) continue
+    // A card whose title is its one link, a section header around its button and a chevron: the
+    // control a person clicks is the one inside, the rest of the text is only said beside it.
+    const titled = inner.filter((item) => !dropped.has(item) && startsWith(nameFor(holder), nameFor(item)))
+    if (titled.length === 1 && rankOf(titled[0]!) > rankOf(holder)) dropped.add(holder)
     // A listener, tabindex or state alone on an element that holds several controls marks where a
     // page listens for them (a delegated handler), not a control of its own.
-    if (count >= 2 && holder.signal !== 'native' && holder.signal !== 'pointer' && !pointerCursor(holder.node)) dropped.add(holder)
+    else if (inner.length >= 2 && holder.signal !== 'pointer' && !pointerCursor(holder.node)) dropped.add(holder)
   }
   return items.filter((item) => !dropped.has(item))
 }

@@ -4,7 +4,9 @@ import { callCache, remembered } from './layout.ts'
 // Controls that a page made clickable by script, found from what the browser shows of them without
 // running anything in the page's world. The signals:
 // - a click, press or touch listener on the element itself (Node reads them through CDP and hands the
-//   nodes over), or a handler attribute (`onclick`, `onmousedown`, …);
+//   nodes over), a handler attribute (`onclick`, `onmousedown`, …), or the attribute a framework's
+//   delegated handler looks for (`data-action`, `data-toggle`, `jsaction`, Alpine's `@click`, htmx's
+//   `hx-get`, …);
 // - `tabindex` ≥ 0 (focusable on purpose), a role that is clickable only with another signal
 //   (`gridcell`, `row`, `listitem`, …), or an ARIA state of a control (`aria-pressed`,
 //   `aria-expanded`, `aria-checked`);
@@ -13,17 +15,22 @@ import { callCache, remembered } from './layout.ts'
 // An element that only holds other controls (a list whose `ul` carries the delegated listener, an
 // app's root) is a container, not a control: a listener or tabindex alone does not make it one.
 
+/** Handler attributes, and those frameworks dispatch a delegated click by. */
+const HANDLER_ATTRIBUTES = [
+  'onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ontouchstart',
+  'data-action', 'data-toggle', 'data-bs-toggle', 'data-href', 'data-url', 'data-link', 'jsaction', 'ng-click',
+  'data-ng-click', 'x-on:click', '@click', 'hx-get', 'hx-post',
+]
+
 /** Handler attributes and ARIA hints read in one query per tree, far cheaper than per element. */
 const HINTS = [
-  '[onclick]', '[onmousedown]', '[onmouseup]', '[onpointerdown]', '[onpointerup]', '[ontouchstart]',
+  // `x-on:click` and `@click` need their punctuation escaped in a selector.
+  ...HANDLER_ATTRIBUTES.map((name) => `[${name.replace(/[:@]/g, '\\$&')}]`),
   '[tabindex]', '[aria-pressed]', '[aria-expanded]', '[aria-checked]', '[aria-selected]', '[role]',
 ].join(',')
 
 /** Roles that make an element a control only together with another signal (a grid's cell, a list's row). */
 export const SIGNAL_ROLES = new Set(['gridcell', 'row', 'cell', 'columnheader', 'rowheader', 'listitem', 'heading', 'img', 'presentation', 'none', 'generic'])
-
-/** Handler attributes: an inline listener the page wrote into the markup. */
-const HANDLER_ATTRIBUTES = ['onclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'ontouchstart']
 
 /** Elements of a page that never stand for a control of their own, whatever their cursor or listeners. */
 const NEVER = new Set(['html', 'body', 'head', 'main', 'form', 'iframe', 'frame', 'label', 'option', 'optgroup', 'datalist', 'legend', 'fieldset', 'canvas'])

@@ -26,13 +26,16 @@ export function hash(text: string): string {
   return (h >>> 0).toString(36)
 }
 
-/** Visible text of a subtree in the composed tree, with alt text and child aria-labels; stops near `limit`. */
-export function textOf(node: Node, limit: number, skip: Node | null, includeHidden: boolean): string {
+/**
+ * Visible text of a subtree in the composed tree, with alt text and child aria-labels; stops near
+ * `limit`. `apart` separates the node's own children by a space (the items of a flex or grid box).
+ */
+export function textOf(node: Node, limit: number, skip: Node | null, includeHidden: boolean, apart = false): string {
   let out = ''
   const visit = (current: Node) => {
     if (out.length >= limit || current === skip) return
     if (current.nodeType === 3) {
-      out += (current as Text).data
+      out += apart && current.parentNode === node ? ` ${(current as Text).data} ` : (current as Text).data
       return
     }
     if (current.nodeType !== 1) return
@@ -52,7 +55,7 @@ export function textOf(node: Node, limit: number, skip: Node | null, includeHidd
       out += ` ${attr(el, 'alt')} `
       return
     }
-    const block = BLOCK_TAGS.has(tag)
+    const block = BLOCK_TAGS.has(tag) || (apart && current.parentNode === node)
     if (block) out += ' '
     const children: ArrayLike<Node> =
       el.shadowRoot?.childNodes ??
