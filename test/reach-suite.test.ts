@@ -1,0 +1,60 @@
+import test from 'ava'
+import type { Browser } from 'puppeteer-core'
+import { launchBrowser } from '../scripts/common/browser.ts'
+import { inspectCase } from '../scripts/reach/inspect.ts'
+import { caseId, DEFAULT_FIXTURES, loadSuite, type Suite } from '../scripts/reach/load-cases.ts'
+import { serveDirectory, type StaticServer } from '../scripts/reach/serve.ts'
+import { runTask } from '../scripts/reach/task.ts'
+
+// Every page of the reach suite (test/fixtures/reach, what `npm run bench:reach` measures) in real
+// Chrome: each control a person can use is offered once, by the name a person reads, with the state
+// a person sees; and the tasks that need the newer parts of the executor (an icon font's glyph under
+// the pointer, a delegated handler, a paragraph in a textarea) are done through the whole library.
+
+let browser: Browser
+let server: StaticServer
+let suite: Suite
+
+test.before(async () => {
+  browser = await launchBrowser()
+  suite = await loadSuite(DEFAULT_FIXTURES, [])
+  server = await serveDirectory(suite.root)
+})
+
+test.after.always(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+test('the suite has at least 30 pages, each with controls and a task', (t) => {
+  t.true(suite.cases.length >= 30)
+  for (const reachCase of suite.cases) {
+    t.true(reachCase.controls.length > 0, reachCase.page)
+    t.true(reachCase.task.steps.length > 0, reachCase.page)
+  }
+})
+
+test('every control of every page is offered once, named as the page shows it, with its state', async (t) => {
+  const failures: string[] = []
+  for (const reachCase of suite.cases) {
+    const inspection = await inspectCase(browser, server.url(`${suite.prefix}/${reachCase.page}`), reachCase)
+    const misses = [
+      ...(inspection.error ? [inspection.error] : []),
+      ...inspection.recall.misses.map((text) => `not offered: ${text}`),
+      ...inspection.duplicates,
+      ...inspection.fieldNames.misses,
+      ...inspection.states.misses,
+      ...inspection.inert.map((text) => `inert offered: ${text}`),
+    ]
+    if (misses.length) failures.push(`${caseId(reachCase)}: ${misses.join('; ')}`)
+  }
+  t.deepEqual(failures, [])
+})
+
+for (const id of ['05', '08', '21', '30']) {
+  test(`the task of page ${id} is done through goal() with an oracle that picks controls by their text`, async (t) => {
+    const reachCase = suite.cases.find((candidate) => caseId(candidate) === id)!
+    const result = await runTask(browser, server.url(`${suite.prefix}/${reachCase.page}`), reachCase)
+    t.true(result.completed, `${result.reason ?? ''} ${result.path ?? ''}`)
+  })
+}
