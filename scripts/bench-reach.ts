@@ -42,7 +42,7 @@ import { inspectCase, type Inspection } from './reach/inspect.ts'
 import { caseId, DEFAULT_FIXTURES, loadSuite, type ReachCase } from './reach/load-cases.ts'
 import { renderCases, renderMisses, renderTotals } from './reach/render.ts'
 import { probeCase, type Precision } from './reach/respond.ts'
-import { serveDirectory } from './reach/serve.ts'
+import { serveFixtures } from '../test/helpers/fixture-server.ts'
 import { checkTargets, clicked, responding, totals, type CaseRecord } from './reach/tally.ts'
 import { runTask, type TaskResult } from './reach/task.ts'
 
@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
   const json = stringFlag(flags, 'json')
   const concurrency = integerFlag(flags, 'concurrency', 2)
   const suite = await loadSuite(dir, listFlag(flags, 'cases'))
-  const server = await serveDirectory(suite.root)
+  const server = await serveFixtures({ root: suite.root })
   progress(NAME, `${suite.cases.length} case(s) from ${dir} on ${server.origin}`)
   const started = performance.now()
   const browser = await launchBrowser()

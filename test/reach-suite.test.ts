@@ -3,7 +3,7 @@ import type { Browser } from 'puppeteer-core'
 import { launchBrowser } from '../scripts/common/browser.ts'
 import { inspectCase } from '../scripts/reach/inspect.ts'
 import { caseId, DEFAULT_FIXTURES, loadSuite, type Suite } from '../scripts/reach/load-cases.ts'
-import { serveDirectory, type StaticServer } from '../scripts/reach/serve.ts'
+import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
 import { runTask } from '../scripts/reach/task.ts'
 
 // Every page of the reach suite (test/fixtures/reach, what `npm run bench:reach` measures) in real
@@ -12,13 +12,13 @@ import { runTask } from '../scripts/reach/task.ts'
 // the pointer, a delegated handler, a paragraph in a textarea) are done through the whole library.
 
 let browser: Browser
-let server: StaticServer
+let server: FixtureServer
 let suite: Suite
 
 test.before(async () => {
   browser = await launchBrowser()
   suite = await loadSuite(DEFAULT_FIXTURES, [])
-  server = await serveDirectory(suite.root)
+  server = await serveFixtures({ root: suite.root })
 })
 
 test.after.always(async () => {

@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { readFile } from 'node:fs/promises'
-import { extname, join, normalize } from 'node:path'
+import { extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { TestFn } from 'ava'
 
@@ -25,17 +25,19 @@ export interface FixtureServer {
 }
 
 /**
- * Serves `test/fixtures/` on a loopback port. `host` picks the name in the URLs: serve one server as
- * 127.0.0.1 and one as localhost to get two origins. `routes` answer first (return true when handled).
+ * Serves `test/fixtures/` (or `root`, a folder of another checkout's fixtures) on a loopback port.
+ * `host` picks the name in the URLs: serve one server as 127.0.0.1 and one as localhost to get two
+ * origins. `routes` answer first (return true when handled).
  */
-export async function serveFixtures(options: { host?: '127.0.0.1' | 'localhost'; routes?: Route[] } = {}): Promise<FixtureServer> {
+export async function serveFixtures(options: { host?: '127.0.0.1' | 'localhost'; routes?: Route[]; root?: string } = {}): Promise<FixtureServer> {
   const host = options.host ?? '127.0.0.1'
+  const root = options.root ? join(options.root, sep) : FIXTURES
   const server: Server = createServer(async (req, res) => {
     try {
       for (const route of options.routes ?? []) if (await route(req, res)) return
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-      const file = normalize(join(FIXTURES, path.endsWith('/') ? `${path}index.html` : path))
-      if (!file.startsWith(FIXTURES)) return void res.writeHead(403).end()
+      const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path))
+      if (!file.startsWith(root)) return void res.writeHead(403).end()
       const body = await readFile(file)
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
       res.end(body)
