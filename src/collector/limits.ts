@@ -41,4 +41,6 @@ export const LIMITS = {
   omittedNames: 8,
   /** A child frame that has not answered by then is left out of the observation. */
   frameTimeoutMs: 1_500,
+  /** A child frame whose listeners are not read by then is observed without them (they come next time). */
+  frameListenersMs: 300,
 } as const

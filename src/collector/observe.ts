@@ -132,6 +132,19 @@ async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[], 
   run.report = report
 }
 
+/** What `work` resolves to within `ms`, else `fallback` (the work goes on). */
+async function firstOf<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms)
+  })
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Waits for a child frame at most `frameTimeoutMs`; a late answer is released. */
 async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined
@@ -252,8 +265,15 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),
       held: [...held.keys()],
     }
-    // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
-    const evaluation = listenedElements(run.frame, cache, fresh).then((listened) => evaluateFrame(run, request, [...handles, ...listened], held))
+    // A child frame's listeners get a share of its time: on a busy renderer, a frame observed without
+    // them is better than one left out. The lookup goes on, and the next observation has its answer.
+    // The frame's time bound covers both.
+    const evaluation = (async () => {
+      const lookup = listenedElements(run.frame, cache, fresh)
+      const listened = run.parent ? await firstOf(lookup, LIMITS.frameListenersMs, []) : await lookup
+      // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
+      await evaluateFrame(run, request, [...handles, ...listened], held)
+    })()
     await (run.parent ? withinFrameTimeout(run, evaluation) : evaluation)
     return request
   }
