@@ -91,9 +91,24 @@ function clickableIds(listeners: Listener[]): number[] {
 /**
  * Handles, in the frame's isolated world, of its elements with a click-like listener. `fresh` drops
  * what was kept (the document was replaced). Never fails: a frame whose listeners cannot be read
- * offers what its markup shows.
+ * offers what its markup shows. With `withinMs`, none are returned once that time has passed; the
+ * lookup goes on and fills the cache for the next observation.
  */
-export async function listenedElements(frame: Frame, cache: ListenerCache, fresh: boolean): Promise<ElementHandle<Element>[]> {
+export async function listenedElements(frame: Frame, cache: ListenerCache, fresh: boolean, withinMs?: number): Promise<ElementHandle<Element>[]> {
+  const lookup = lookUp(frame, cache, fresh)
+  if (withinMs === undefined) return lookup
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<ElementHandle<Element>[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), withinMs)
+  })
+  try {
+    return await Promise.race([lookup, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function lookUp(frame: Frame, cache: ListenerCache, fresh: boolean): Promise<ElementHandle<Element>[]> {
   if (fresh) releaseListeners(frame, cache)
   let ids: number[]
   try {
