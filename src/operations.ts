@@ -4,20 +4,64 @@ import type { Operation } from '../types/index.d.ts'
 // request, the executor, the goal loop, the checklist and the local model all read this table, so
 // an operation is added or changed here. It imports nothing of the agent's, so every folder may use it.
 
-/** What can be done to a control; the collector lists these per element. */
-export type ElementCapability = 'click' | 'type' | 'select' | 'submit'
+/**
+ * What can be done to a control; the collector lists these per element. `press`: it takes keys (a
+ * field, a listbox, a menu, a grid, a slider…); `hover`: hovering it shows something (a menu, a
+ * tooltip); `drag`: it can be picked up (a draggable item, a slider's thumb); `drop`: something
+ * dragged can be put on it.
+ */
+export type ElementCapability = 'click' | 'type' | 'select' | 'submit' | 'press' | 'hover' | 'drag' | 'drop'
 
 /**
- * What an operation acts on: an element offering a capability (for `select`, one of its options), a
- * scroll target (`page` or a container) that can move in a direction, or nothing.
+ * The keys PRESS may press, and nothing else: a model never writes keys as free text (a hostile page
+ * could make it "type" a shortcut). Each is what a person presses in a field, a popup or a widget.
+ */
+export const PRESS_KEYS = [
+  'Enter', 'Escape', 'Tab', 'Shift+Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight',
+  'Home', 'End', 'PageUp', 'PageDown', 'Backspace', 'Delete', 'Space', 'Control+A',
+] as const
+export type PressKey = (typeof PRESS_KEYS)[number]
+
+/** The target of PRESS that is no element: the key goes to whatever holds focus now. */
+export const FOCUSED_TARGET = 'page'
+
+/**
+ * Where DRAG may move a control besides onto another one: a direction and a share (in percent) of
+ * the control's track (a slider's width) or, for anything else, of its own size. Three steps each:
+ * PRESS with the arrow keys tunes a slider finer.
+ */
+export const DRAG_MOVES = (['left', 'right', 'up', 'down'] as const).flatMap((direction) => [10, 25, 50].map((share) => `${direction}-${share}`))
+
+/** A DRAG move read back: a direction and a share of the track, or null for an element ID. */
+export function readMove(to: string): { dx: number; dy: number; share: number } | null {
+  const match = /^(left|right|up|down)-(\d+)$/.exec(to)
+  if (!match || !DRAG_MOVES.includes(to)) return null
+  const sign = match[1] === 'left' || match[1] === 'up' ? -1 : 1
+  const horizontal = match[1] === 'left' || match[1] === 'right'
+  return { dx: horizontal ? sign : 0, dy: horizontal ? 0 : sign, share: Number(match[2]) / 100 }
+}
+
+/**
+ * What an operation acts on: an element offering a capability (for `select`, one of its options;
+ * with `focused`, also `page`: whatever holds focus), a scroll target (`page` or a container) that
+ * can move in a direction, or nothing.
  */
 export type OperationTarget =
-  | { kind: 'element'; capability: ElementCapability }
+  | { kind: 'element'; capability: ElementCapability; focused?: true }
   | { kind: 'scroll'; direction: 'up' | 'down' }
   | { kind: 'none' }
 
+/**
+ * The second question an operation asks besides its target: which key (from PRESS_KEYS), or where to
+ * (an element offering `drop`, or one of DRAG_MOVES). Its answer is the decision's `key` or `to`.
+ */
+export type OperationDetail =
+  | { kind: 'key'; question: string; instructions: string }
+  | { kind: 'destination'; question: string; instructions: string }
+
 export interface OperationSpec {
   target: OperationTarget
+  detail?: OperationDetail
   /** The operation question's criterion for it; null where the name says enough. */
   criterion: string | null
   /** What its target question asks, after "If the operation is …: ". */
@@ -65,6 +109,41 @@ export const OPERATIONS = {
     activates: true,
     ends: false,
   },
+  PRESS: {
+    target: { kind: 'element', capability: 'press', focused: true },
+    detail: {
+      kind: 'key',
+      question: 'press_key',
+      instructions: 'If the operation is PRESS: which key should be pressed? Enter, Escape, Tab, arrows, Space… as a person would in that field or widget.',
+    },
+    criterion: 'press a key in a field or widget (Enter without submitting a form, Escape to close, arrows to move, Tab, Backspace…)',
+    targetQuestion: `which element should receive the key? IDs are state.elements[].id; "${FOCUSED_TARGET}" sends it to what holds focus now (state.elements[].focused).`,
+    input: true,
+    activates: true,
+    ends: false,
+  },
+  HOVER: {
+    target: { kind: 'element', capability: 'hover' },
+    criterion: 'move the pointer over a control to open its menu or tooltip, without pressing',
+    targetQuestion: 'which element should the pointer rest on? IDs are state.elements[].id.',
+    input: true,
+    activates: false,
+    ends: false,
+  },
+  DRAG: {
+    target: { kind: 'element', capability: 'drag' },
+    detail: {
+      kind: 'destination',
+      question: 'drag_to',
+      instructions:
+        'If the operation is DRAG: where should it be dropped? An element ID from state.elements[].id, or a move "<left|right|up|down>-<percent>" of a slider\'s track (of the item\'s size otherwise).',
+    },
+    criterion: 'drag a control (a list item, a slider, a card) onto another or along its track',
+    targetQuestion: 'which element should be dragged? IDs are state.elements[].id.',
+    input: true,
+    activates: true,
+    ends: false,
+  },
   SCROLL_DOWN: {
     target: { kind: 'scroll', direction: 'down' },
     criterion: null,
@@ -108,12 +187,18 @@ export function specOf(operation: Operation): OperationSpec {
   return OPERATIONS[operation]
 }
 
-/** Operations chosen with an element of the observation as target. */
-export function onElement(operation: Operation): boolean {
-  return specOf(operation).target.kind === 'element'
+/** Whether a decision's target must be an element of the observation: PRESS on `page` has none. */
+export function onElement(operation: Operation, target: string | undefined): boolean {
+  const spec = specOf(operation).target
+  return spec.kind === 'element' && !(spec.focused && target === FOCUSED_TARGET)
 }
 
 /** The names of the operations with a property, for sets checked by name (recorded actions carry strings). */
 export function operationsWhere(test: (spec: OperationSpec) => boolean): ReadonlySet<string> {
   return new Set(OPERATION_NAMES.filter((operation) => test(specOf(operation))))
+}
+
+/** One operation on one target of an observation, as exclusions name it: `CLICK:e4`, `SCROLL_DOWN:page`. */
+export function exclusionKey(operation: Operation, target: string): string {
+  return `${operation}:${target}`
 }

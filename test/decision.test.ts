@@ -1,4 +1,5 @@
 import test from 'ava'
+import { PRESS_KEYS } from '../src/operations.ts'
 import { InvalidResponseDataError, NoObjectGeneratedError } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import type { Experimental_DecisionModelV4Answer, Experimental_DecisionModelV4Result } from '@ai-sdk/provider'
@@ -41,7 +42,7 @@ function observation(overrides: Partial<Observation> = {}): Observation {
   })
 }
 
-const OFFERED = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT', 'SCROLL_DOWN', 'WAIT', 'DONE', 'BLOCKED']
+const OFFERED = ['CLICK', 'TYPE_TEXT', 'SUBMIT', 'SELECT', 'PRESS', 'SCROLL_DOWN', 'WAIT', 'DONE', 'BLOCKED']
 
 /** A distribution over `ids` where `chosen` gets `p` and the others share the rest. */
 function dist(ids: string[], chosen: string, p = 0.79): Record<string, number> {
@@ -60,6 +61,8 @@ function answers(overrides: Record<string, unknown> = {}): Record<string, Experi
     type_text_target: choice(['e2'], 'e2', 1),
     submit_target: choice(['e3'], 'e3', 1),
     select_target: choice(['e4:o2'], 'e4:o2', 1),
+    press_target: choice(['page'], 'page', 1),
+    press_key: choice([...PRESS_KEYS], 'Enter'),
     scroll_down_target: choice(['page'], 'page', 1),
     risk: { type: 'boolean', probability: 0.05 },
     ...(overrides as Record<string, Experimental_DecisionModelV4Answer>),
@@ -138,7 +141,9 @@ test('the state carries goal, page, elements and recent actions told by name', (
 test('questions offer only the operations possible now, with one target head each', (t) => {
   const { questions, operations } = buildDecisionRequest({ goal: 'g', observation: observation(), recent: [] })
   t.deepEqual(operations, OFFERED)
-  t.deepEqual(Object.keys(questions), ['operation', 'click_target', 'type_text_target', 'submit_target', 'select_target', 'scroll_down_target', 'risk'])
+  t.deepEqual(Object.keys(questions), [
+    'operation', 'click_target', 'type_text_target', 'submit_target', 'select_target', 'press_target', 'press_key', 'scroll_down_target', 'risk',
+  ])
   const operation = questions.operation as { criteria: Record<string, unknown> }
   t.deepEqual(Object.keys(operation.criteria), OFFERED)
   t.is(operation.criteria.CLICK, null, 'options carry descriptions only where needed')
@@ -174,22 +179,29 @@ test('scrolling is offered only in a direction something can scroll, containers 
 })
 
 test('excluded actions are not offered, and an operation left with no target disappears', (t) => {
-  const { operations, questions } = buildDecisionRequest({
+  const { operations, questions, state } = buildDecisionRequest({
     goal: 'g',
     observation: observation(),
     recent: [],
-    exclude: new Set(['e1', 'e2', 'page']),
+    exclude: new Set(['CLICK:e1', 'TYPE_TEXT:e2', 'SUBMIT:e3', 'SCROLL_DOWN:page']),
   })
-  t.deepEqual(operations, ['CLICK', 'SUBMIT', 'SELECT', 'WAIT', 'DONE', 'BLOCKED'])
+  t.false(operations.includes('TYPE_TEXT'))
+  t.false(operations.includes('SUBMIT'))
+  t.false(operations.includes('SCROLL_DOWN'))
   t.deepEqual(Object.keys((questions.click_target as { criteria: object }).criteria), ['e3'])
   t.false('type_text_target' in questions)
   t.false('scroll_down_target' in questions)
+  // An exclusion is of one operation: the other operations on the same control stay offered, and
+  // the control stays in the state, where the history says what came of it.
+  t.true(operations.includes('CLICK'))
+  t.deepEqual((state.elements as { id: string }[]).map((element) => element.id), ['e1', 'e2', 'e3', 'e4'])
 })
 
-test('a page with nothing to act on offers WAIT, DONE and BLOCKED only', (t) => {
+test('a page with nothing to act on offers a key to the page, WAIT, DONE and BLOCKED only', (t) => {
   const { operations, questions } = buildDecisionRequest({ goal: 'g', observation: observation({ elements: [], scroll: [] }), recent: [] })
-  t.deepEqual(operations, ['WAIT', 'DONE', 'BLOCKED'])
-  t.deepEqual(Object.keys(questions), ['operation', 'risk'])
+  t.deepEqual(operations, ['PRESS', 'WAIT', 'DONE', 'BLOCKED'])
+  t.deepEqual(Object.keys(questions), ['operation', 'press_target', 'press_key', 'risk'])
+  t.deepEqual(Object.keys((questions.press_target as { criteria: object }).criteria), ['page'])
 })
 
 test('only the latest ten actions are told', (t) => {
@@ -330,8 +342,8 @@ test('the tolerance widens only for providers declaring two or more decimals', (
 })
 
 test('a wide distribution rounded to two decimals passes within its declared rounding', async (t) => {
-  // Seven options at 0.10 and CLICK at 0.33 sum to 1.03: more than 0.02 off, within 8 × 0.005.
-  const probabilities = Object.fromEntries(OFFERED.map((id) => [id, id === 'CLICK' ? 0.33 : 0.1]))
+  // Eight options at 0.08 and CLICK at 0.33 sum to 0.97: more than 0.02 off, within 9 × 0.005.
+  const probabilities = Object.fromEntries(OFFERED.map((id) => [id, id === 'CLICK' ? 0.33 : 0.08]))
   const { decision } = await decideWith({
     answers: answers({ operation: { type: 'choice', choice: 'CLICK', probabilities } }),
     rounding: { probabilityDecimals: 2 },

@@ -39,30 +39,32 @@ test('pageBlock maps blockers to reasons, the most specific first', (t) => {
 test('NoChangeGuard stops at the third unchanged action in a row', (t) => {
   const guard = new NoChangeGuard()
   const page = observation('same', [element('e1', 'n1'), element('e2', 'n2'), element('e3', 'n3')])
-  t.false(guard.record(identify('e1', page.elements[0]), page, false))
-  t.false(guard.record(identify('e2', page.elements[1]), page, false))
-  t.true(guard.record(identify('e3', page.elements[2]), page, false))
+  t.false(guard.record('CLICK', identify('e1', page.elements[0]), page, false))
+  t.false(guard.record('CLICK', identify('e2', page.elements[1]), page, false))
+  t.true(guard.record('CLICK', identify('e3', page.elements[2]), page, false))
 })
 
 test('NoChangeGuard: a changed page resets the count', (t) => {
   const guard = new NoChangeGuard()
   const page = observation('same', [element('e1', 'n1')])
-  t.false(guard.record(undefined, page, false))
-  t.false(guard.record(undefined, page, false))
-  t.false(guard.record(undefined, page, true))
-  t.false(guard.record(undefined, page, false))
-  t.false(guard.record(undefined, page, false))
-  t.true(guard.record(undefined, page, false))
+  t.false(guard.record('CLICK', undefined, page, false))
+  t.false(guard.record('CLICK', undefined, page, false))
+  t.false(guard.record('CLICK', undefined, page, true))
+  t.false(guard.record('CLICK', undefined, page, false))
+  t.false(guard.record('CLICK', undefined, page, false))
+  t.true(guard.record('CLICK', undefined, page, false))
 })
 
 test('NoChangeGuard keeps an unchanged target out of the offer until the page changes', (t) => {
   const guard = new NoChangeGuard()
   const before = observation('same', [element('e1', 'n1'), element('e2', 'n2')])
-  guard.record(identify('e2', before.elements[1]), before, false)
-  guard.record(identify('page', undefined), before, false)
+  guard.record('CLICK', identify('e2', before.elements[1]), before, false)
+  guard.record('SCROLL_DOWN', identify('page', undefined), before, false)
+  guard.record('HOVER', identify('e1', before.elements[0]), before, false)
   // The next observation of the same page may number its actions differently: node IDs are what count.
+  // Only the operation that changed nothing is kept out: a hover that showed nothing leaves the click.
   const again = observation('same', [element('e5', 'n2'), element('e6', 'n1')])
-  t.deepEqual([...guard.exclusions(again)].sort(), ['e5', 'page'])
+  t.deepEqual([...guard.exclusions(again)].sort(), ['CLICK:e5', 'HOVER:e6', 'SCROLL_DOWN:page'])
   const changed = observation('other', [element('e1', 'n1'), element('e2', 'n2')])
   t.deepEqual([...guard.exclusions(changed)], [])
   // Once the page has changed, the old exclusions are gone even if it changes back.

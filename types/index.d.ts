@@ -103,6 +103,14 @@ export interface GoalOptions extends ModelOptions {
    * Default `false`: it costs input tokens. README, "Vision".
    */
   vision?: boolean | null
+  /**
+   * Values the goal may need typed, such as a login, by name: `{ username: 'ada', password: '…' }`.
+   * Models see and write only the placeholders `%username%`, `%password%`; the real value is typed in
+   * their place, and replaced by its placeholder wherever the page shows it again. Names: a letter,
+   * then up to 39 letters, digits, `_` or `-`; values: non-blank strings. With secrets, a password
+   * field no longer stops the run with `login_wall`. README, "Secrets".
+   */
+  secrets?: Record<string, string> | null
 }
 
 export type ConsentChoice = 'reject' | 'accept'
@@ -160,6 +168,9 @@ export type Operation =
   | 'TYPE_TEXT'
   | 'SUBMIT'
   | 'SELECT'
+  | 'PRESS'
+  | 'HOVER'
+  | 'DRAG'
   | 'SCROLL_DOWN'
   | 'SCROLL_UP'
   | 'WAIT'
@@ -250,6 +261,10 @@ export interface TraceEntry {
   target?: string
   /** For SELECT: the option chosen. */
   option?: string
+  /** For PRESS: the key pressed (one of a fixed list, e.g. `Enter`, `Escape`, `Shift+Tab`). */
+  key?: string
+  /** For DRAG: where the target was dropped: the name of the control it was dropped on, or a move such as `right-25`. */
+  to?: string
   /** Accessible name of the target, for reading the trace. */
   targetName?: string
   /** Probability of the chosen operation (absent when the text model decides). */
@@ -373,6 +388,10 @@ export interface PendingAction {
   target?: string
   targetName?: string
   option?: string
+  /** For PRESS: the key. */
+  key?: string
+  /** For DRAG: the name of the control it would be dropped on, or the move. */
+  to?: string
   text?: string
   url: string
   /** The model's probability that the action is risky. */

@@ -8,6 +8,7 @@ import {
   type TargetHead,
 } from '../../src/decision/decision-request.ts'
 import { decideWithText } from '../../src/decision/text-decision.ts'
+import { specOf } from '../../src/operations.ts'
 import { callDecisionModel } from '../../src/models/call-decision-model.ts'
 import type { Settings } from '../../src/options.ts'
 import { createLedger } from '../../src/profiling/ledger.ts'
@@ -28,7 +29,7 @@ export interface Decider {
 // Target heads are named `<operation>_target`, and SELECT options `<element>:<option>` (decision-request.ts).
 const TARGET_SUFFIX = '_target'
 
-/** The request the agent built, rebuilt from what the model saw: the offered operations and target heads. */
+/** The request the agent built, rebuilt from what the model saw: the offered operations, target heads and detail heads. */
 export function requestOf(recorded: Pick<RecordedRequest, 'state' | 'questions'>): DecisionRequest {
   const operationQuestion = recorded.questions[OPERATION_QUESTION]
   if (operationQuestion?.type !== 'choice') {
@@ -47,8 +48,14 @@ export function requestOf(recorded: Pick<RecordedRequest, 'state' | 'questions'>
     )
     heads[operation] = { question: id, options }
   }
+  const details: DecisionRequest['details'] = {}
+  for (const operation of operations) {
+    const detail = specOf(operation).detail
+    const question = detail && recorded.questions[detail.question]
+    if (question?.type === 'choice') details[operation] = { question: detail.question, options: Object.keys(question.criteria) }
+  }
   // A recorded request carries no observation, so no elements an image would label: replays send none.
-  return { state: recorded.state, elements: [], questions: recorded.questions, operations, heads }
+  return { state: recorded.state, elements: [], questions: recorded.questions, operations, heads, details }
 }
 
 /** What the live model chose, read the way the run read it; undefined when the run could not use it. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { ChecklistItem } from '../../types/index.d.ts'
 import { parseCallerChecklist } from '../checklist/checklist-schema.ts'
-import { OPERATIONS, type PageOperation } from '../operations.ts'
+import { DRAG_MOVES, OPERATIONS, PRESS_KEYS, specOf, type PageOperation, type PressKey } from '../operations.ts'
 
 // What a goal's cache entry holds: the path of a run that succeeded, step by step, in terms that
 // outlive one page load (roles, names, nearby text; never snapshot IDs), so a later run on a page of
@@ -35,6 +35,11 @@ export interface RecordedStep {
   scroll?: string
   /** For SELECT: the option's label. */
   option?: string
+  /** For PRESS: the key; `onFocus` when it went to whatever held focus rather than to a target. */
+  key?: PressKey
+  onFocus?: true
+  /** For DRAG: the control it was dropped on, or the move (`right-25`). */
+  to?: RecordedTarget | string
   /** For TYPE_TEXT: the value typed, unless values are not kept (then the text model writes it again). */
   text?: string
   /** The model's risk rating: a risky step asks `approve` again at replay. */
@@ -79,6 +84,9 @@ const recordedStep = z.object({
   target: recordedTarget.optional(),
   scroll: z.string().optional(),
   option: z.string().optional(),
+  key: z.enum(PRESS_KEYS).optional(),
+  onFocus: z.literal(true).optional(),
+  to: z.union([z.enum(DRAG_MOVES as [string, ...string[]]), recordedTarget]).optional(),
   text: z.string().optional(),
   risk: z.number().min(0).max(1).optional(),
   page: z.object({ shape: z.string(), title: z.string() }),
@@ -112,7 +120,10 @@ export function parseGoalEntry(value: unknown, goal: string): { entry: GoalEntry
   if (entry.goal !== goal) return { invalid: 'the entry was written for another goal' }
   for (const [index, step] of entry.steps.entries()) {
     const kind = OPERATIONS[step.operation].target.kind
-    if (kind === 'element' && !step.target) return { invalid: `steps.${index}: ${step.operation} without a target` }
+    if (kind === 'element' && !step.target && !step.onFocus) return { invalid: `steps.${index}: ${step.operation} without a target` }
+    const detail = specOf(step.operation).detail?.kind
+    if (detail === 'key' && step.key === undefined) return { invalid: `steps.${index}: ${step.operation} without a key` }
+    if (detail === 'destination' && step.to === undefined) return { invalid: `steps.${index}: ${step.operation} without a destination` }
     if (kind === 'scroll' && step.scroll === undefined) return { invalid: `steps.${index}: ${step.operation} without a scroll target` }
     if (step.operation === 'SELECT' && step.option === undefined) return { invalid: `steps.${index}: SELECT without an option` }
   }

@@ -2,7 +2,7 @@ import type { CacheStatus, ChecklistItem, ChecklistReport } from '../../types/in
 import type { Observation } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import type { ToldStep } from '../goal/tell-step.ts'
-import { specOf } from '../operations.ts'
+import { FOCUSED_TARGET, specOf } from '../operations.ts'
 import { log } from '../profiling/log.ts'
 import type { CacheSettings } from './cache-settings.ts'
 import { readEntry, writeEntry } from './cache-store.ts'
@@ -114,6 +114,12 @@ export class GoalReplay {
     if (element) recorded.target = recordTarget(element, observation)
     if (specOf(decision.operation).target.kind === 'scroll') recorded.scroll = scrollName(observation, decision.target)
     if (step.optionLabel !== undefined) recorded.option = step.optionLabel
+    if (decision.target === FOCUSED_TARGET && specOf(decision.operation).target.kind === 'element') recorded.onFocus = true
+    if (decision.key) recorded.key = decision.key
+    if (decision.to !== undefined) {
+      const destination = observation.elements.find((candidate) => candidate.id === decision.to)
+      recorded.to = destination ? recordTarget(destination, observation) : decision.to
+    }
     if (text !== undefined) {
       if (element?.type === 'password') this.#typedPassword = true
       else if (this.#settings.typedValues) recorded.text = text
@@ -165,6 +171,7 @@ export class GoalReplay {
       if (!scroll) return { miss: `no scroll target "${recorded.scroll}"` }
       return { decision: { operation: recorded.operation, target: scroll.id }, match: 'exact' }
     }
+    if (recorded.onFocus) return { decision: { operation: recorded.operation, target: FOCUSED_TARGET, key: recorded.key }, match: 'exact' }
     const found = matchTarget(recorded.target!, observation, target.capability)
     if ('miss' in found) return found
     const decision: Omit<Decision, 'decisionMs'> = { operation: recorded.operation, target: found.element.id }
@@ -172,6 +179,14 @@ export class GoalReplay {
       const option = found.element.options?.find((candidate) => candidate.label === recorded.option)
       if (!option) return { miss: `"${found.element.name}" has no option "${recorded.option}"` }
       decision.option = option.id
+    }
+    if (recorded.key) decision.key = recorded.key
+    if (typeof recorded.to === 'string') decision.to = recorded.to
+    else if (recorded.to) {
+      const destination = matchTarget(recorded.to, observation, 'drop')
+      if ('miss' in destination) return { miss: `the destination: ${destination.miss}` }
+      decision.to = destination.element.id
+      if (destination.how === 'scored') return { decision, match: 'scored' }
     }
     return { decision, match: found.how }
   }

@@ -216,10 +216,12 @@ function activates(entry: TraceEntry, wanted: string, chosenOn: Observation | un
   const fit = nameFit(entry.targetName!, wanted)
   if (fit === 2) return true
   if (fit === 1 && !chosenOn?.elements.some((element) => nameFit(element.name, wanted) === 2)) return true
-  return entry.operation === 'SUBMIT' && submitsFormOf(entry, wanted, chosenOn)
+  // Enter in a field submits its form as SUBMIT does.
+  const submits = entry.operation === 'SUBMIT' || (entry.operation === 'PRESS' && entry.key === 'Enter')
+  return submits && submitsFormOf(entry, wanted, chosenOn)
 }
 
-/** A SUBMIT in a field whose form holds a button named `wanted`, in the observation it was chosen on. */
+/** A SUBMIT (or Enter) in a field whose form holds a button named `wanted`, in the observation it was chosen on. */
 function submitsFormOf(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
   const field = elementById(chosenOn, entry.target)
   const form = field?.form?.name

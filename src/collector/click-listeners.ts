@@ -1,7 +1,7 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
 import { adoptNode, frameSession, isolatedWorld } from '../browser/isolated-world.ts'
 
-// The elements of a frame that the page gave a click, press or touch listener, read from the browser
+// The elements of a frame that the page gave a click, press, touch, hover or drop listener, read from the browser
 // (CDP `DOMDebugger.getEventListeners` over the whole document, shadow roots included, in one call)
 // and handed to the page script as handles in its isolated world. Nothing runs in the page's world.
 // Handles are kept from one observation to the next, so only nodes that gained a listener since are
@@ -9,6 +9,12 @@ import { adoptNode, frameSession, isolatedWorld } from '../browser/isolated-worl
 
 /** The events by which a page makes an element clickable. */
 const CLICK_EVENTS = new Set(['click', 'dblclick', 'auxclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'touchstart', 'touchend'])
+/** The events of a press that, without a click listener, start a drag (a sortable list, a slider's thumb). */
+const PRESS_EVENTS = new Set(['mousedown', 'pointerdown', 'touchstart', 'dragstart'])
+/** The events by which hovering an element shows something (a menu, a tooltip). */
+const HOVER_EVENTS = new Set(['mouseenter', 'mouseover', 'pointerenter', 'pointerover'])
+/** The events of a place something dragged can be dropped on. */
+const DROP_EVENTS = new Set(['drop', 'dragover', 'dragenter'])
 /**
  * A node listening for this many event types is a framework's root (React listens for every event on
  * its container), not a control: its own handlers dispatch to the elements inside it.
@@ -30,6 +36,12 @@ export interface ListenerCache {
 interface Listener {
   type: string
   backendNodeId?: number
+}
+
+/** An element with listeners, and what they are for, in the letters of `ObserveRequest.listenedKinds`. */
+export interface ListenedElement {
+  handle: ElementHandle<Element>
+  kinds: string
 }
 
 /** Releases what a frame's cache holds. */
@@ -67,8 +79,15 @@ async function readListeners(frame: Frame, cache: ListenerCache): Promise<Listen
   return listeners
 }
 
-/** The backend IDs of the nodes with a click-like listener, framework roots left out. */
-function clickableIds(listeners: Listener[]): number[] {
+/** What a node's listener types make it: `c` clickable, `d` draggable, `h` hoverable, `o` a drop target; '' for none. */
+function kindsOf(types: ReadonlySet<string>): string {
+  const has = (events: ReadonlySet<string>) => [...types].some((type) => events.has(type))
+  const click = types.has('click') || types.has('dblclick') || types.has('auxclick')
+  return `${has(CLICK_EVENTS) ? 'c' : ''}${(has(PRESS_EVENTS) && !click) || types.has('dragstart') ? 'd' : ''}${has(HOVER_EVENTS) ? 'h' : ''}${has(DROP_EVENTS) ? 'o' : ''}`
+}
+
+/** The backend IDs of the nodes with an input listener and what for, framework roots left out. */
+function listenedIds(listeners: Listener[]): Map<number, string> {
   const types = new Map<number, Set<string>>()
   for (const { type, backendNodeId } of listeners) {
     if (!backendNodeId) continue
@@ -76,29 +95,26 @@ function clickableIds(listeners: Listener[]): number[] {
     if (!set) types.set(backendNodeId, (set = new Set()))
     set.add(type)
   }
-  const ids: number[] = []
+  const ids = new Map<number, string>()
   for (const [id, set] of types) {
     if (set.size >= ROOT_EVENT_TYPES) continue
-    for (const type of set) {
-      if (!CLICK_EVENTS.has(type)) continue
-      ids.push(id)
-      break
-    }
+    const kinds = kindsOf(set)
+    if (kinds) ids.set(id, kinds)
   }
   return ids
 }
 
 /**
- * Handles, in the frame's isolated world, of its elements with a click-like listener. `fresh` drops
+ * Handles, in the frame's isolated world, of its elements with an input listener, and what for. `fresh` drops
  * what was kept (the document was replaced). Never fails: a frame whose listeners cannot be read
  * offers what its markup shows. With `withinMs`, none are returned once that time has passed; the
  * lookup goes on and fills the cache for the next observation.
  */
-export async function listenedElements(frame: Frame, cache: ListenerCache, fresh: boolean, withinMs?: number): Promise<ElementHandle<Element>[]> {
+export async function listenedElements(frame: Frame, cache: ListenerCache, fresh: boolean, withinMs?: number): Promise<ListenedElement[]> {
   const lookup = lookUp(frame, cache, fresh)
   if (withinMs === undefined) return lookup
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<ElementHandle<Element>[]>((resolve) => {
+  const late = new Promise<ListenedElement[]>((resolve) => {
     timer = setTimeout(() => resolve([]), withinMs)
   })
   try {
@@ -108,23 +124,23 @@ export async function listenedElements(frame: Frame, cache: ListenerCache, fresh
   }
 }
 
-async function lookUp(frame: Frame, cache: ListenerCache, fresh: boolean): Promise<ElementHandle<Element>[]> {
+async function lookUp(frame: Frame, cache: ListenerCache, fresh: boolean): Promise<ListenedElement[]> {
   if (fresh) releaseListeners(frame, cache)
-  let ids: number[]
+  let found: Map<number, string>
   try {
-    ids = clickableIds(await readListeners(frame, cache))
+    found = listenedIds(await readListeners(frame, cache))
   } catch {
     // The document object went with its document: read once more from the new one.
     releaseListeners(frame, cache)
     try {
-      ids = clickableIds(await readListeners(frame, cache))
+      found = listenedIds(await readListeners(frame, cache))
     } catch {
       return []
     }
   }
-  const wanted = new Set(ids)
+  const ids = [...found.keys()]
   for (const [id, handle] of cache.nodes) {
-    if (wanted.has(id)) continue
+    if (found.has(id)) continue
     cache.nodes.delete(id)
     void handle?.dispose().catch(() => {})
   }
@@ -136,5 +152,10 @@ async function lookUp(frame: Frame, cache: ListenerCache, fresh: boolean): Promi
       cache.nodes.set(id, handle)
     }),
   )
-  return ids.map((id) => cache.nodes.get(id)).filter((handle): handle is ElementHandle<Element> => !!handle)
+  const listened: ListenedElement[] = []
+  for (const id of ids) {
+    const handle = cache.nodes.get(id)
+    if (handle) listened.push({ handle, kinds: found.get(id)! })
+  }
+  return listened
 }

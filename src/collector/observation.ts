@@ -37,6 +37,8 @@ export interface ObservedElement {
   /** A textarea or an editable region: its value may hold several lines. */
   multiline?: true
   operations: ElementOperation[]
+  /** It holds keyboard focus: PRESS on `page` reaches it. */
+  focused?: true
   /** For select elements and listboxes. */
   options?: SelectOption[]
   /** The form this control belongs to and the current values of its other fields. */

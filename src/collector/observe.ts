@@ -130,7 +130,18 @@ async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[], 
     return handle
   }
   run.elementHandles = report.elements.map(handleFor)
-  run.scrollHandles = report.scrollers.map(handleFor)
+  // A field or list box that scrolls is an element and a scroller, sent twice: the snapshot keeps one
+  // handle per node, so the element's serves both and the copy goes.
+  const byNode = new Map(report.elements.map((element, i) => [element.nodeId, run.elementHandles[i]!]))
+  const copies: Handle[] = []
+  run.scrollHandles = report.scrollers.map((scroller) => {
+    const handle = handleFor(scroller)
+    const shared = byNode.get(scroller.nodeId)
+    if (!shared || shared === handle) return handle
+    copies.push(handle)
+    return shared
+  })
+  releaseLater(() => release(copies))
   run.report = report
 }
 
@@ -250,17 +261,20 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       nameLimit: LIMITS.nameLimit,
       nearbyLimit: LIMITS.nearbyLimit,
       valueLimit: LIMITS.valueLimit,
+      maxScrollers: LIMITS.maxScrollers,
       frameScroller: run.parent !== undefined,
       childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),
       held: [...held.keys()],
+      listenedKinds: [],
     }
     // A child frame's listeners get a share of its time: on a busy renderer, a frame observed without
     // them is better than one left out. The lookup goes on, and the next observation has its answer.
     // The frame's time bound covers both.
     const evaluation = (async () => {
       const listened = await listenedElements(run.frame, cache, fresh, run.parent ? LIMITS.frameListenersMs : undefined)
+      request.listenedKinds = listened.map((element) => element.kinds)
       // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
-      await evaluateFrame(run, request, [...handles, ...listened], held)
+      await evaluateFrame(run, request, [...handles, ...listened.map((element) => element.handle)], held)
     })()
     await (run.parent ? withinFrameTimeout(run, evaluation) : evaluation)
     return request

@@ -11,6 +11,7 @@ import {
   type DecisionRequest,
 } from './decision-request.ts'
 import { specOf } from '../operations.ts'
+import { detailOf } from './detail.ts'
 import { decideWithText } from './text-decision.ts'
 import type { Shot } from '../browser/viewport-screenshot.ts'
 import { requestImage, stateWithImage } from '../vision/request-image.ts'
@@ -22,7 +23,7 @@ export interface DecideStepInput {
   recent: RecentAction[]
   settings: Settings
   ledger: Ledger
-  /** Snapshot action IDs (or `page` / scroll container IDs) not to offer: they changed nothing last time. */
+  /** Operations on targets not to offer (`exclusionKey`s, e.g. `CLICK:e4`): they changed nothing last time. */
   exclude?: ReadonlySet<string>
   /** The goal's checklist, open items first, as ordering context. */
   checklist?: readonly ChecklistLine[]
@@ -75,6 +76,8 @@ export function readDecision(request: DecisionRequest, reply: DecisionReply): Om
   if (picked.option !== undefined) decision.option = picked.option
   decision.targetConfidence = target.confidence
   decision.targetProbabilities = target.probabilities
+  const detail = request.details[decision.operation]
+  if (detail) Object.assign(decision, detailOf(decision.operation, checkChoice(answers, detail.question, detail.options, rounding, model).choice))
   if (specOf(decision.operation).input) decision.risk = checkBoolean(answers, RISK_QUESTION, model)
   return decision
 }

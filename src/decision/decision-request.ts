@@ -2,7 +2,7 @@ import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from
 import type { Operation } from '../../types/index.d.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { clip } from '../clip.ts'
-import { OPERATION_NAMES, specOf } from '../operations.ts'
+import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
 import type { ChecklistLine, RecentAction } from './decision.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
@@ -25,6 +25,12 @@ export interface TargetHead {
   options: Map<string, TargetChoice>
 }
 
+/** The second question of an operation that has one (PRESS's key, DRAG's destination), and its options. */
+export interface DetailHead {
+  question: string
+  options: string[]
+}
+
 export interface DecisionRequest {
   state: JSONObject
   /** The elements the state offers, after the request's bound: what an image of the page labels. */
@@ -33,26 +39,28 @@ export interface DecisionRequest {
   operations: Operation[]
   /** The target head of each offered operation that has targets. */
   heads: Partial<Record<Operation, TargetHead>>
+  /** The detail head of each offered operation that asks one. */
+  details: Partial<Record<Operation, DetailHead>>
 }
 
 export function buildDecisionRequest(input: {
   goal: string
   observation: Observation
   recent: readonly RecentAction[]
+  /** `exclusionKey`s of operations on targets not to offer; the targets stay in the state. */
   exclude?: ReadonlySet<string>
   checklist?: readonly ChecklistLine[]
 }): DecisionRequest {
   const { observation } = input
   const exclude = input.exclude ?? new Set<string>()
-  const offered = observation.elements.filter((element) => !exclude.has(element.id))
   // The final bound: what the page fills gives way until the request fits, in this order: its text
   // (context), the oldest of the history, then the last controls, which are counted as omitted.
   const text: Part<string> = { value: observation.text }
   const recent: Part<JSONObject[]> = { value: tellRecent(input.recent) }
-  const elements: Part<ObservedElement[]> = { value: offered }
+  const elements: Part<ObservedElement[]> = { value: observation.elements }
   return fitRequest(
     () => {
-      const omitted = observation.omitted + offered.length - elements.value.length
+      const omitted = observation.omitted + observation.elements.length - elements.value.length
       const state = { goal: input.goal, checklist: input.checklist, recent: recent.value }
       return assemble(state, { ...observation, text: text.value, omitted }, elements.value, exclude)
     },
@@ -71,9 +79,12 @@ interface StateContext {
 function assemble(context: StateContext, observation: Observation, elements: readonly ObservedElement[], exclude: ReadonlySet<string>): DecisionRequest {
   const heads: Partial<Record<Operation, TargetHead>> = {}
 
+  const details: Partial<Record<Operation, DetailHead>> = {}
   for (const operation of OPERATION_NAMES) {
     const choices = targetChoices(operation, observation, elements, exclude)
     if (choices.length > 0) heads[operation] = head(operation, choices)
+    const detail = heads[operation] && detailHead(operation, elements)
+    if (detail) details[operation] = detail
   }
   // Those with a target are offered only when one is; the others always are.
   const operations = OPERATION_NAMES.filter((operation) => heads[operation] || specOf(operation).target.kind === 'none')
@@ -88,6 +99,11 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   for (const operation of OPERATION_NAMES) {
     const target = heads[operation]
     if (target) questions[target.question] = targetQuestion(operation, target)
+    const detail = details[operation]
+    const spec = specOf(operation).detail
+    if (detail && spec) {
+      questions[detail.question] = { type: 'choice', instructions: spec.instructions, criteria: Object.fromEntries(detail.options.map((option) => [option, null])) }
+    }
   }
   questions[RISK_QUESTION] = {
     type: 'boolean',
@@ -95,7 +111,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
       'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone?',
   }
 
-  return { state: buildState(context, observation, elements), elements, questions, operations, heads }
+  return { state: buildState(context, observation, elements), elements, questions, operations, heads, details }
 }
 
 /** The options of an operation's target question: elements, SELECT's element:option pairs, or scroll targets. */
@@ -106,19 +122,31 @@ function targetChoices(
   exclude: ReadonlySet<string>,
 ): [string, TargetChoice][] {
   const { target } = specOf(operation)
+  const open = (id: string) => !exclude.has(exclusionKey(operation, id))
   if (target.kind === 'scroll') {
-    return observation.scroll
-      .filter((scroll) => !exclude.has(scroll.id) && scroll[target.direction])
-      .map((scroll) => [scroll.id, { target: scroll.id }])
+    return observation.scroll.filter((scroll) => open(scroll.id) && scroll[target.direction]).map((scroll) => [scroll.id, { target: scroll.id }])
   }
   if (target.kind === 'none') return []
-  const fitting = elements.filter((element) => element.operations.includes(target.capability))
-  if (target.capability !== 'select') return fitting.map((element) => [element.id, { target: element.id }])
+  const fitting = elements.filter((element) => element.operations.includes(target.capability) && open(element.id))
+  if (target.capability !== 'select') {
+    const choices = fitting.map((element): [string, TargetChoice] => [element.id, { target: element.id }])
+    return target.focused && open(FOCUSED_TARGET) ? [...choices, [FOCUSED_TARGET, { target: FOCUSED_TARGET }]] : choices
+  }
+  // A single choice offers what it could change to; a multiple one each option, to add or to remove.
   return fitting.flatMap((element) =>
     (element.options ?? [])
-      .filter((option) => !option.selected)
+      .filter((option) => element.state?.multiple || !option.selected)
       .map((option): [string, TargetChoice] => [`${element.id}:${option.id}`, { target: element.id, option: option.id }]),
   )
+}
+
+/** The options of an operation's detail question: every key, or the drop targets and the moves. */
+function detailHead(operation: Operation, elements: readonly ObservedElement[]): DetailHead | undefined {
+  const detail = specOf(operation).detail
+  if (!detail) return undefined
+  if (detail.kind === 'key') return { question: detail.question, options: [...PRESS_KEYS] }
+  const drops = elements.filter((element) => element.operations.includes('drop')).map((element) => element.id)
+  return { question: detail.question, options: [...drops, ...DRAG_MOVES] }
 }
 
 function head(operation: Operation, options: [string, TargetChoice][]): TargetHead {
@@ -170,13 +198,15 @@ export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
  * IDs mean nothing in a later observation, with the typed value clipped; then what the caller adds.
  */
 export function tellAction(
-  action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'text'>,
+  action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'key' | 'to' | 'text'>,
   after: Record<string, JSONValue | undefined>,
 ): JSONObject {
   return compact({
     operation: action.operation,
     target_name: action.targetName,
     option: action.option,
+    key: action.key,
+    to: action.to,
     text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
     ...after,
   })
@@ -190,6 +220,7 @@ function describeElement(element: ObservedElement): JSONObject {
     name_from: element.nameFrom,
     type: element.type,
     multiline: element.multiline,
+    focused: element.focused,
     value: element.value,
     state: element.state && Object.keys(element.state).length > 0 ? compact({ ...element.state }) : undefined,
     options: element.options?.map((option) => compact({ id: option.id, label: option.label, selected: option.selected || undefined })),

@@ -1,4 +1,5 @@
 import type { Operation } from '../../types/index.d.ts'
+import type { PressKey } from '../operations.ts'
 import type { RequestImage } from '../vision/request-image.ts'
 
 // The data the decision client hands to the executor and the goal loop.
@@ -10,6 +11,10 @@ export interface RecentAction {
   /** Name of the target at the time, so the model can read the history without old IDs. */
   targetName?: string
   option?: string
+  /** For PRESS: the key. */
+  key?: string
+  /** For DRAG: the destination's name then, or the move (`right-25`). */
+  to?: string
   text?: string
   outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'dialog' | 'declined' | 'not_verified'
   /** Short detail: the stale check that failed, the dialog text, the URL it led to. */
@@ -30,6 +35,10 @@ export interface Decision {
   target?: string
   /** For SELECT: the option ID within the target. */
   option?: string
+  /** For PRESS: the key, one of PRESS_KEYS. */
+  key?: PressKey
+  /** For DRAG: the snapshot action ID of the element to drop on, or one of DRAG_MOVES. */
+  to?: string
   /** Probability of the chosen operation; absent when the text model decides. */
   confidence?: number
   probabilities?: Record<string, number>

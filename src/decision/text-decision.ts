@@ -7,6 +7,7 @@ import type { Ledger } from '../profiling/ledger.ts'
 import type { Decision } from './decision.ts'
 import { specOf } from '../operations.ts'
 import type { DecisionRequest } from './decision-request.ts'
+import { detailOf } from './detail.ts'
 import type { RequestImage } from '../vision/request-image.ts'
 
 // `decisions: false`: the text model answers the same state and questions as one JSON object.
@@ -17,16 +18,24 @@ export const TEXT_DECISION_MAX_TOKENS = 1024
 const replySchema = z.strictObject({
   operation: z.string(),
   target: z.string().nullish(),
+  key: z.string().nullish(),
+  to: z.string().nullish(),
   risky: z.boolean().nullish(),
 })
 
 const INSTRUCTIONS = [
   'You operate a web page to reach the goal in state.goal. The prompt is JSON with the page state and the questions of this step.',
-  'Reply with one JSON object {"operation", "target", "risky"}:',
+  'Reply with one JSON object {"operation", "target", "key", "to", "risky"}:',
   '- operation: one of the options of questions.operation.criteria.',
   '- target: for an operation that has a question "<operation>_target" (e.g. click_target), one of that question\'s options; otherwise null.',
+  '- key: for PRESS, one of the options of questions.press_key; otherwise null.',
+  '- to: for DRAG, one of the options of questions.drag_to; otherwise null.',
   '- risky: the answer to questions.risk for the action you chose (true or false). Without it, the action counts as risky.',
 ].join('\n')
+
+function detailAnswer(reply: z.infer<typeof replySchema>, operation: Operation): string | null | undefined {
+  return specOf(operation).detail?.kind === 'key' ? reply.key : reply.to
+}
 
 export async function decideWithText(
   request: DecisionRequest,
@@ -63,6 +72,17 @@ export async function decideWithText(
   }
   const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target }
   if (picked.option !== undefined) decision.option = picked.option
+  const detail = request.details[operation]
+  if (detail) {
+    const answer = detailAnswer(reply, operation)
+    if (typeof answer !== 'string' || !detail.options.includes(answer)) {
+      throw new InvalidResponseDataError({
+        data: reply,
+        message: `The text model answered ${JSON.stringify(answer ?? null)} to ${detail.question} for ${operation}, which is not one of its options (${detail.options.join(', ')}).`,
+      })
+    }
+    Object.assign(decision, detailOf(operation, answer))
+  }
   // A reply that does not rate the action is read as risky: the risk gate then asks approve() (or
   // stops the run), rather than letting an unrated payment or deletion through.
   if (specOf(operation).input) decision.risk = reply.risky === false ? 0 : 1

@@ -1,41 +1,26 @@
-import type { ElementHandle, Frame, Page } from 'puppeteer-core'
+import type { ElementHandle } from 'puppeteer-core'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Freshness, FreshnessOptions } from '../collector/check-freshness.ts'
+import type { FreshnessOptions, Freshness } from '../collector/check-freshness.ts'
 import { optionById } from '../collector/find-target.ts'
-import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import { specOf, type PageOperation } from '../operations.ts'
-import { clickTarget, pressEnter, type InputResult } from './guarded-input.ts'
+import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
+import { drag } from './drag.ts'
+import { clickTarget, hoverTarget, pressEnter, type InputResult } from './guarded-input.ts'
+import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 
-/** The collector's freshness guard: is the target still the node, state and place the decision saw? */
-export type CheckFreshness = (snapshot: Snapshot, actionId: string, options?: FreshnessOptions) => Promise<Freshness>
-
-export interface ActionInput {
-  page: Page
-  snapshot: Snapshot
-  decision: Decision
-  /** The observed target, for operations on an element. */
-  element?: ObservedElement
-  /** The value to write, for TYPE_TEXT. */
-  text?: string
-  waitMs: number
-  signal?: AbortSignal
-  checkFreshness: CheckFreshness
-}
-
-/**
- * `acted` with the frames the input went to; or, before any input, the reason the target failed a
- * freshness check (`stale`); or, after it, what the input reached instead of the target (`redirected`).
- */
-export type ActionOutcome = { acted: true; frames: Frame[] } | { acted: false; stale: string } | { acted: false; redirected: string }
+export type { ActionInput, ActionOutcome, CheckFreshness } from './action.ts'
 
 /** How each operation carried out on the page is done; the operations table lists them. */
 const CARRY_OUT: Record<PageOperation, (input: ActionInput) => Promise<ActionOutcome>> = {
-  CLICK: (input) => withFreshTarget(input, (handle) => clickTarget(input.page, handle)),
+  CLICK: (input) => withFreshTarget(input, (handle) => click(input, handle)),
   TYPE_TEXT: typeText,
   SUBMIT: (input) => withFreshTarget(input, (handle) => submit(input, handle)),
   SELECT: (input) => withFreshTarget(input, (handle) => selectOption(input, handle)),
+  PRESS: press,
+  HOVER: (input) => withFreshTarget(input, (handle) => hoverTarget(input.page, handle)),
+  DRAG: drag,
   SCROLL_DOWN: (input) => scroll(input, 1),
   SCROLL_UP: (input) => scroll(input, -1),
   WAIT: async (input) => {
@@ -58,11 +43,6 @@ async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<E
   return outcomeOf(await run(fresh.handle), fresh.handle)
 }
 
-function outcomeOf(result: InputResult, handle: ElementHandle<Element>): ActionOutcome {
-  if (result.done) return { acted: true, frames: [handle.frame] }
-  return 'stale' in result ? { acted: false, stale: result.stale } : { acted: false, redirected: result.redirected }
-}
-
 async function checkTarget(input: ActionInput, options?: FreshnessOptions): Promise<Freshness> {
   return input.checkFreshness(input.snapshot, targetOf(input.decision), options)
 }
@@ -72,14 +52,33 @@ function targetOf(decision: Decision): string {
   return decision.target
 }
 
+/**
+ * A click; on a field, the click puts the caret there, so keyboard focus must be in the field after it
+ * (a page that moves it elsewhere would take the next key or text).
+ */
+async function click(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
+  const clicked = await clickTarget(input.page, handle)
+  if (!clicked.done || !input.element?.operations.includes('type')) return clicked
+  const focus = await callInFrame(handle.frame, 'focusHolder', handle).catch(() => null)
+  // The click navigated the document away: its focus went with it, which is the click's right.
+  if (focus === null || focus.inside) return clicked
+  return { done: false, redirected: `the click left keyboard focus on ${focus.holder}, not in the field` }
+}
+
 async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
   const option = optionById(input.element, input.decision.option)
   if (!option) {
     throw new Error(`SELECT chose option ${String(input.decision.option)}, which ${input.decision.target} does not offer.`)
   }
+  const multiple = input.element?.state?.multiple === true
   if (input.element?.tag === 'select') {
-    const selected = await handle.select(option.value)
-    if (!selected.includes(option.value)) throw new Error(`The select ${input.decision.target} refused the value ${JSON.stringify(option.value)}.`)
+    // A multiple select keeps its other choices: the option is added, or removed when it was chosen.
+    const current = multiple ? await handle.evaluate((select) => Array.from((select as HTMLSelectElement).selectedOptions, (chosen) => chosen.value)) : []
+    const wanted = !multiple ? [option.value] : current.includes(option.value) ? current.filter((value) => value !== option.value) : [...current, option.value]
+    const selected = await handle.select(...wanted)
+    if (selected.includes(option.value) !== wanted.includes(option.value)) {
+      throw new Error(`The select ${input.decision.target} refused to ${wanted.includes(option.value) ? 'choose' : 'drop'} the value ${JSON.stringify(option.value)}.`)
+    }
     return { done: true }
   }
   const optionHandle = await callHandleInFrame(handle.frame, 'findListOption', handle, option.label)
@@ -92,7 +91,14 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
     // The option was not checked by the freshness guard and may lie outside the listbox's scrolled view;
     // the click's own browser hit test and watch make sure the press lands on it.
     await element.scrollIntoView()
-    return await clickTarget(input.page, element)
+    if (!multiple) return await clickTarget(input.page, element)
+    // Ctrl-click adds an option to a multiple listbox's choice, or takes it out, as it does for a person.
+    await input.page.keyboard.down('Control')
+    try {
+      return await clickTarget(input.page, element)
+    } finally {
+      await input.page.keyboard.up('Control')
+    }
   } finally {
     await element.dispose()
   }

@@ -1,10 +1,11 @@
-import type { ElementHandle, JSHandle, Page } from 'puppeteer-core'
+import type { ElementHandle, JSHandle, KeyInput, Page } from 'puppeteer-core'
+import type { PressKey } from '../operations.ts'
 import { browserHitTest, type HitResult } from './browser-hit-test.ts'
 import { isDocumentGone } from '../browser/document-gone.ts'
 import { callHandleInFrame } from '../browser/page-script.ts'
 import type { InputWatch, WatchReport } from '../page/watch-input.ts'
 
-// A click or a key press that must land on the target the model chose. Before the press, the browser's own
+// A click, a key press, a hover or a drag that must land on the target the model chose. Before the press, the browser's own
 // hit test, made with the pointer already at the point; during it, a watch in the isolated world that stops
 // any event of the press reaching another element and says so. A problem found before the press is a
 // stale decision; a press that reached anything else is `redirected`, and the run must not go on as if
@@ -14,8 +15,20 @@ import type { InputWatch, WatchReport } from '../page/watch-input.ts'
 const CLICK_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']
 /** The events of a key press; each must reach the focused target. */
 const KEY_EVENTS = ['keydown', 'keypress', 'keyup']
+/**
+ * The events of a PRESS that must reach the target: the key acts on keydown, and a key that moves
+ * focus (Tab, an arrow in a roving list) rightly sends its keyup to where focus went.
+ */
+const PRESS_KEY_EVENTS = ['keydown', 'keypress']
+/** The first of these reaching another element means the pointer came to rest on something else. */
+const HOVER_EVENTS = ['pointerover', 'mouseover']
+/** Pointer moves between the press and the release of a drag: page drag code follows moves, not jumps. */
+const DRAG_STEPS = 12
 /** At least one of these must arrive at the target's document, or the press went somewhere else. */
 const PRESS_EVENTS = { click: ['pointerdown', 'mousedown'], key: ['keydown'] }
+
+/** A point in top-viewport CSS pixels. */
+export type Point = { x: number; y: number }
 
 export type InputResult = { done: true } | { done: false; stale: string } | { done: false; redirected: string }
 
@@ -66,33 +79,78 @@ function verdict(report: WatchReport | null, pressed: string[], kind: string): I
   return { done: true }
 }
 
-/** Clicks the centre of the target's visible box, after the browser has confirmed the target is there. */
-export async function clickTarget(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
-  let point: { x: number; y: number }
+/** The centre of the target's visible box, or why it has none (hidden, detached or replaced since the guard looked). */
+export async function pointOf(handle: ElementHandle<Element>, input: string): Promise<Point | InputResult> {
   try {
-    point = await handle.clickablePoint()
+    return await handle.clickablePoint()
   } catch (error) {
-    // Hidden, detached or replaced since the guard looked: never click where it used to be.
-    return { done: false, stale: `the target could not be located for the click (${error instanceof Error ? error.message : String(error)})` }
+    return { done: false, stale: `the target could not be located for the ${input} (${error instanceof Error ? error.message : String(error)})` }
   }
-  return watched(handle, CLICK_EVENTS, async (watch) => {
+}
+
+/** The browser's hit test at `point`, as an input's verdict: null when the target is there. */
+async function hitVerdict(page: Page, handle: ElementHandle<Element>, watch: JSHandle<InputWatch>, point: Point): Promise<InputResult | null> {
+  let hit: HitResult
+  try {
+    hit = await browserHitTest(page, handle, watch, point)
+  } catch (error) {
+    // Replaced while the pointer moved: nothing was pressed yet.
+    if (isDocumentGone(error)) return DOCUMENT_CHANGED
+    throw error
+  }
+  return hit.onTarget ? null : { done: false, stale: `the browser's hit test found ${hit.found} at the target's point` }
+}
+
+/**
+ * Moves the pointer to `point` and presses there once the browser has confirmed the target is under
+ * it; the events of `types` must reach the target. `held` runs between the press and the release (a drag's moves).
+ */
+async function pressAt(page: Page, handle: ElementHandle<Element>, point: Point, types: string[], held?: () => Promise<void>): Promise<InputResult> {
+  return watched(handle, types, async (watch) => {
     await page.mouse.move(point.x, point.y)
-    let hit: HitResult
-    try {
-      hit = await browserHitTest(page, handle, watch, point)
-    } catch (error) {
-      // Replaced while the pointer moved: nothing was pressed yet.
-      if (isDocumentGone(error)) return DOCUMENT_CHANGED
-      throw error
-    }
-    if (!hit.onTarget) return { done: false, stale: `the browser's hit test found ${hit.found} at the target's point` }
+    const missed = await hitVerdict(page, handle, watch, point)
+    if (missed) return missed
     await page.mouse.down()
     const press = await read(watch)
-    // Released in any case, so the button is not left down; the watch stops a misdirected release.
-    await page.mouse.up()
     const pressVerdict = verdict(press, PRESS_EVENTS.click, 'click')
+    // Released in any case, so the button is not left down; the watch stops a misdirected release.
+    if (pressVerdict.done && held) await held()
+    await page.mouse.up()
     if (!pressVerdict.done) return pressVerdict
     return verdict(await read(watch), PRESS_EVENTS.click, 'click')
+  })
+}
+
+/** Clicks the centre of the target's visible box, after the browser has confirmed the target is there. */
+export async function clickTarget(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
+  const point = await pointOf(handle, 'click')
+  if ('done' in point) return point
+  return pressAt(page, handle, point, CLICK_EVENTS)
+}
+
+/**
+ * Presses the target at `from` and moves it to `to` before releasing it. The press is guarded as a
+ * click's is; where the item is released is the page's to decide (a sortable list moves it as it goes).
+ */
+export async function dragTarget(page: Page, handle: ElementHandle<Element>, from: Point, to: Point): Promise<InputResult> {
+  // Only the press is watched: the release rightly lands where the item was taken.
+  return pressAt(page, handle, from, PRESS_EVENTS.click, () => page.mouse.move(to.x, to.y, { steps: DRAG_STEPS }))
+}
+
+/**
+ * Rests the pointer on the target without pressing: first the browser confirms the target is at its
+ * point, then the move must bring the pointer over the target and nothing else.
+ */
+export async function hoverTarget(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
+  const point = await pointOf(handle, 'hover')
+  if ('done' in point) return point
+  return watched(handle, HOVER_EVENTS, async (watch) => {
+    const missed = await hitVerdict(page, handle, watch, point)
+    if (missed) return missed
+    await page.mouse.move(point.x, point.y)
+    const report = await read(watch)
+    if (report?.redirected) return { done: false, redirected: `the ${report.redirected.type} of the hover reached ${report.redirected.to}, not the target` }
+    return { done: true }
   })
 }
 
@@ -102,4 +160,29 @@ export async function pressEnter(page: Page, handle: ElementHandle<Element>): Pr
     await page.keyboard.press('Enter')
     return verdict(await read(watch), PRESS_EVENTS.key, 'key press')
   })
+}
+
+/** Presses one of PRESS_KEYS in the target, which must hold focus (the caller has checked it) and receive it. */
+export async function pressKey(page: Page, handle: ElementHandle<Element>, key: PressKey): Promise<InputResult> {
+  return watched(handle, PRESS_KEY_EVENTS, async (watch) => {
+    await typeChord(page, key)
+    return verdict(await read(watch), PRESS_EVENTS.key, 'key press')
+  })
+}
+
+/** The keys of a chord (`Shift+Tab`), modifiers held while the last is pressed, and released in any case. */
+export async function typeChord(page: Page, key: PressKey): Promise<void> {
+  const parts = key.split('+') as KeyInput[]
+  const last = parts.pop()!
+  const held: KeyInput[] = []
+  try {
+    for (const modifier of parts) {
+      await page.keyboard.down(modifier)
+      held.push(modifier)
+    }
+    // A letter of a chord is pressed by its key, so the page reads `a` with the modifier, as a person's.
+    await page.keyboard.press(last.length === 1 ? (last.toLowerCase() as KeyInput) : last)
+  } finally {
+    for (const modifier of held.reverse()) await page.keyboard.up(modifier)
+  }
 }

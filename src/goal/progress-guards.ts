@@ -1,4 +1,6 @@
+import type { Operation } from '../../types/index.d.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { exclusionKey, specOf } from '../operations.ts'
 
 /** Consecutive actions that left the same observation stop the run at this count (`no_change`). */
 export const NO_CHANGE_LIMIT = 3
@@ -24,43 +26,52 @@ function sameTarget(a: TargetIdentity, b: TargetIdentity): boolean {
 
 /**
  * Counts successful actions in a row that left the observation as it was, and keeps each such
- * action's target out of the offer until the page changes.
+ * action out of the offer until the page changes: that operation on that target (a hover that showed
+ * nothing leaves the click on the same control offered).
  */
 export class NoChangeGuard {
   #inARow = 0
-  #ignored = new Set<string>()
+  /** Per operation, the target keys it is not offered on. */
+  #ignored = new Map<Operation, Set<string>>()
   #ignoredOn: string | undefined
 
-  /** Action and scroll IDs of this observation not to offer again. */
+  /** The operations on targets of this observation not to offer again, as `exclusionKey`s. */
   exclusions(observation: Observation): Set<string> {
     if (observation.signature !== this.#ignoredOn) {
       this.#ignored.clear()
       return new Set()
     }
     const excluded = new Set<string>()
-    for (const element of observation.elements) if (this.#ignored.has(element.nodeId)) excluded.add(element.id)
-    for (const scroll of observation.scroll) if (this.#ignored.has(`scroll:${scroll.id}`)) excluded.add(scroll.id)
+    for (const [operation, keys] of this.#ignored) {
+      for (const element of observation.elements) if (keys.has(element.nodeId)) excluded.add(exclusionKey(operation, element.id))
+      for (const scroll of observation.scroll) if (keys.has(`scroll:${scroll.id}`)) excluded.add(exclusionKey(operation, scroll.id))
+    }
     return excluded
   }
 
   /** Records a successful action; true when it is the last unchanged action allowed. */
-  record(target: TargetIdentity | undefined, before: Observation, changed: boolean): boolean {
+  record(operation: Operation, target: TargetIdentity | undefined, before: Observation, changed: boolean): boolean {
     if (changed) {
       this.#inARow = 0
       return false
     }
     this.#inARow += 1
-    this.ignore(target, before)
+    this.ignore(operation, target, before)
     return this.#inARow >= NO_CHANGE_LIMIT
   }
 
-  /** Keeps a target out of the offer while the page stays as `observation` shows it. */
-  ignore(target: TargetIdentity | undefined, observation: Observation): void {
+  /** Keeps an operation on a target out of the offer while the page stays as `observation` shows it. */
+  ignore(operation: Operation, target: TargetIdentity | undefined, observation: Observation): void {
     if (observation.signature !== this.#ignoredOn) {
       this.#ignored.clear()
       this.#ignoredOn = observation.signature
     }
-    if (target) this.#ignored.add(target.key)
+    // PRESS with another key, DRAG to another place is another action on the same target: only the
+    // streak of unchanged actions bounds those.
+    if (!target || specOf(operation).detail) return
+    let keys = this.#ignored.get(operation)
+    if (!keys) this.#ignored.set(operation, (keys = new Set()))
+    keys.add(target.key)
   }
 }
 

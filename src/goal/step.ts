@@ -3,7 +3,7 @@ import { elementById, optionById } from '../collector/find-target.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import { identify, type TargetIdentity } from './progress-guards.ts'
-import type { ToldStep } from './tell-step.ts'
+import { destinationName, type ToldStep } from './tell-step.ts'
 import { decisionEntry, describeDecision } from './trace-entry.ts'
 
 /**
@@ -28,7 +28,7 @@ export function beginStep(decision: Decision, observation: Observation, counts: 
   return {
     ...told,
     entry: decisionEntry(told, counts),
-    named: describeDecision(decision, element, optionLabel),
+    named: describeDecision(decision, element, optionLabel, destinationName(told)),
     identity: identify(decision.target, element),
   }
 }

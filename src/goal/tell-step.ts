@@ -13,14 +13,26 @@ export interface ToldStep {
   observation: Observation
 }
 
-/** What every shape of an action says of its target: its ID, its name then, and SELECT's option label. */
-export function targetFields(step: ToldStep): Pick<RecentAction, 'target' | 'targetName' | 'option'> {
+/**
+ * What every shape of an action says of its target: its ID, its name then, SELECT's option label,
+ * PRESS's key, and where DRAG took it (the destination's name then, or the move).
+ */
+export function targetFields(step: ToldStep): Pick<RecentAction, 'target' | 'targetName' | 'option' | 'key' | 'to'> {
   const { decision, element, optionLabel } = step
-  const fields: Pick<RecentAction, 'target' | 'targetName' | 'option'> = {}
+  const fields: Pick<RecentAction, 'target' | 'targetName' | 'option' | 'key' | 'to'> = {}
   if (decision.target) fields.target = decision.target
   if (element) fields.targetName = element.name
   if (optionLabel !== undefined) fields.option = optionLabel
+  if (decision.key) fields.key = decision.key
+  if (decision.to) fields.to = destinationName(step)
   return fields
+}
+
+/** DRAG's destination as a reader knows it: the element's name then (its ID when it has none), or the move. */
+export function destinationName(step: ToldStep): string | undefined {
+  const { to } = step.decision
+  if (to === undefined) return undefined
+  return step.observation.elements.find((candidate) => candidate.id === to)?.name || to
 }
 
 /** The action `approve` is asked about. */

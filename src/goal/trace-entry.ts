@@ -26,10 +26,12 @@ export function decisionEntry(step: ToldStep, counts: { request: number; step: n
   return entry
 }
 
-/** How a decision is named in messages: `CLICK e4 ("Sign in")`. */
-export function describeDecision(decision: Decision, element: ObservedElement | undefined, optionLabel?: string): string {
+/** How a decision is named in messages: `CLICK e4 ("Sign in")`, `PRESS e2 ("Search") key Enter`, `DRAG e5 ("C") to "A"`. */
+export function describeDecision(decision: Decision, element: ObservedElement | undefined, optionLabel?: string, destination?: string): string {
   const target = decision.target ? ` ${decision.target}` : ''
   const name = element?.name ? ` ("${element.name}")` : ''
   const option = optionLabel !== undefined ? ` option "${optionLabel}"` : ''
-  return `${decision.operation}${target}${name}${option}`
+  const key = decision.key ? ` key ${decision.key}` : ''
+  const to = destination !== undefined ? ` to "${destination}"` : ''
+  return `${decision.operation}${target}${name}${option}${key}${to}`
 }

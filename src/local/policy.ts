@@ -68,7 +68,8 @@ export function scoreTargets(
       } else if (operation === 'SUBMIT') {
         if (element && lastTyped && sameTarget(element, lastTyped)) score += 3
       } else if (operation === 'CLICK') {
-        if (element?.typeable) score -= 1
+        // A field is clicked to put the caret in it, which this model never needs: it types directly.
+        if (element?.typeable) score -= 10
         if (element && state.actions.some((action) => action.operation === 'CLICK' && sameTarget(element, action))) score -= 2
       } else if (operation?.startsWith('SCROLL') && last?.operation === operation && last.outcome !== CHANGED) {
         score -= 2

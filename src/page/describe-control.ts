@@ -1,4 +1,5 @@
 import { attr, inputType } from './dom.ts'
+import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
 import { isField, layoutName } from './layout-names.ts'
 import { controlRole, nameOf } from './names.ts'
@@ -7,12 +8,10 @@ import { stateOf, valueOf } from './control-state.ts'
 import { clip as clipMarked } from '../clip.ts'
 import { clip, collapse, hash } from './text.ts'
 import type { RawElement } from './types.ts'
+import { scrolledValue } from './value-window.ts'
 
 // What the model is told about a control, and its fingerprint: one hash per part, so the freshness
 // check can say which part changed. Observe and check describe through this one function.
-
-const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
-const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
 
 export type Description = Omit<RawElement, 'nodeId' | 'rect' | 'at' | 'fingerprint'> & { parts: string[] }
 
@@ -22,22 +21,6 @@ export function subjectOf(el: Element): Element {
   const control = (el as HTMLLabelElement).control
   const type = control ? inputType(control) : ''
   return control && (type === 'checkbox' || type === 'radio') ? control : el
-}
-
-function operationsOf(el: Element, role: string): RawElement['operations'] {
-  const tag = el.localName
-  const type = inputType(el)
-  if (tag === 'select') return ['select']
-  if (tag === 'input') {
-    if (TEXT_INPUTS.has(type)) return ['type', 'submit']
-    if (DATE_INPUTS.has(type)) return ['click', 'type']
-    return ['click']
-  }
-  if (tag === 'textarea') return ['type']
-  const editable = el.getAttribute('contenteditable')
-  if (editable !== null && editable !== 'false') return ['type']
-  if (role === 'textbox' || role === 'searchbox') return ['type']
-  return ['click']
 }
 
 /** How a control is described: the bounds of its name, nearby text and value. */
@@ -52,7 +35,7 @@ function multiline(el: Element): boolean {
   return el.localName === 'textarea' || (editable !== null && editable !== 'false') || el.getAttribute('aria-multiline') === 'true'
 }
 
-export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: DescribeLimits): Description {
+export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: DescribeLimits, signals?: InputSignals): Description {
   const el = subjectOf(node)
   const role = controlRole(el)
   const tag = el.localName
@@ -62,7 +45,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   if (inferred) name = inferred
   const value = valueOf(el)
   const state = stateOf(el, role)
-  const operations = operationsOf(el, role)
+  const operations = capabilitiesOf(el, role, signals)
   const options =
     tag === 'select'
       ? Array.from((el as HTMLSelectElement).options).map((option) => ({
@@ -94,8 +77,11 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   if (inferred) description.nameFrom = 'layout'
   if (type) description.type = type
   if (multiline(el)) description.multiline = true
-  // A paragraph is read whole; a longer value says how long it was.
-  if (value.shown !== undefined) description.value = clipMarked(collapse(value.shown), valueLimit)
+  // A paragraph is read whole; a longer value says how long it was, and a scrolled field where its view starts.
+  if (value.shown !== undefined) {
+    const shown = collapse(value.shown)
+    description.value = multiline(el) ? scrolledValue(el, shown, valueLimit) : clipMarked(shown, valueLimit)
+  }
   if (state) description.state = state
   if (options) description.options = options.slice(0, 100)
   if (summary) description.form = { name: summary.name, fields }

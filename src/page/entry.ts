@@ -1,6 +1,7 @@
 import { check } from './check-target.ts'
 import { hit } from './hit-test.ts'
-import { documentParsed, findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage, waitForDomQuiet } from './input.ts'
+import { dragGeometry } from './drag-geometry.ts'
+import { documentParsed, findListOption, focusHolder, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage, waitForDomQuiet } from './input.ts'
 import { beginCall, endCall } from './layout.ts'
 import { observe } from './observe-frame.ts'
 import { outlinePage } from './outline.ts'
@@ -23,6 +24,8 @@ export const PAGE_FUNCTIONS = {
   findListOption,
   watchInput,
   documentParsed,
+  focusHolder,
+  dragGeometry,
 }
 
 export type PageFunctions = typeof PAGE_FUNCTIONS

@@ -1,7 +1,15 @@
 import { collapse } from './text.ts'
 
-// What the executor does inside the page: type over a focused field, plan and request a form's
+// What the executor does inside the page: say what holds focus, type over a focused field, plan and request a form's
 // submit, scroll by a page, wait for the DOM to go quiet, find a listbox option by its text.
+
+/** Whether keyboard focus is in the element (or a node inside it), and a short name of what holds it. */
+export function focusHolder(element: Element): { inside: boolean; holder: string } {
+  let active: Element | null = element.ownerDocument.activeElement
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
+  const inside = active !== null && (active === element || element.contains(active))
+  return { inside, holder: active ? `<${active.localName}>` : 'nothing' }
+}
 
 /** Outcome of replacing a control's value. */
 export type ReplaceResult = { ok: true; value: string } | { ok: false; reason: string }

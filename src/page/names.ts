@@ -9,6 +9,20 @@ export const INTERACTIVE_ROLES = new Set([
   'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio',
   'switch', 'combobox', 'textbox', 'searchbox', 'treeitem', 'slider', 'spinbutton',
 ])
+/**
+ * Widgets that hold their items and take the keys for them (arrows move, Enter picks): a control of
+ * their own when they take focus themselves (`tabindex`, or `aria-activedescendant` naming the item).
+ */
+export const COMPOSITE_ROLES = new Set(['listbox', 'menu', 'menubar', 'grid', 'tree', 'treegrid', 'tablist', 'radiogroup'])
+
+/** A composite widget that keeps keyboard focus itself while its items are chosen. */
+export function focusableComposite(el: Element): boolean {
+  const role = attr(el, 'role').split(/\s+/)[0]
+  if (!role || !COMPOSITE_ROLES.has(role)) return false
+  const tabindex = attr(el, 'tabindex')
+  return el.hasAttribute('aria-activedescendant') || (tabindex !== '' && Number(tabindex) >= 0)
+}
+
 const NAME_FROM_CONTENT = new Set([
   'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'checkbox', 'radio',
   'switch', 'treeitem', 'clickable', 'gridcell', 'row', 'cell', 'columnheader', 'rowheader', 'listitem', 'heading',
@@ -33,6 +47,7 @@ export function isCandidate(el: Element): boolean {
   }
   const role = attr(el, 'role').split(/\s+/)[0]
   if (role && INTERACTIVE_ROLES.has(role)) return true
+  if (focusableComposite(el)) return true
   const editable = el.getAttribute('contenteditable')
   if (editable !== null && editable !== 'false') {
     const parent = composedParent(el) as Element | null

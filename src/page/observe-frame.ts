@@ -1,6 +1,7 @@
 import { canvasSurface, captchaField, captchaPhrase, captchaWidget } from './blockers.ts'
 import { inputType } from './dom.ts'
-import { describe, fingerprintOf } from './describe-control.ts'
+import { focusedElement, type InputSignals } from './capabilities.ts'
+import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
 import { vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
@@ -126,6 +127,25 @@ function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
 }
 
 /**
+ * The listened elements by what their listeners are for (`ObserveRequest.listenedKinds`). A click or
+ * drop listener makes an element a control by script; hover and drag listeners add what can be done.
+ */
+function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened: Set<Element>; signals: InputSignals } {
+  const listened = new Set<Element>()
+  const hover = new Set<Element>()
+  const drag = new Set<Element>()
+  const drop = new Set<Element>()
+  nodes.forEach((node, index) => {
+    const kind = kinds[index] ?? 'c'
+    if (kind.includes('c') || kind.includes('o')) listened.add(node)
+    if (kind.includes('h')) hover.add(node)
+    if (kind.includes('d')) drag.add(node)
+    if (kind.includes('o')) drop.add(node)
+  })
+  return { listened, signals: { hover, drag, drop } }
+}
+
+/**
  * Returns the FrameReport as JSON, or `[json, ...nodes]` with the element then scroller nodes that are
  * not `held`, in report order (one round trip less when every node is already held). `nodes` are
  * the child frames' iframes (one per `childPoints` entry), then the elements Node saw a click, press or
@@ -134,7 +154,7 @@ function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
 export function observe(request: ObserveRequest, ...nodes: Element[]): string | [string, ...Element[]] {
   const reg = registry(request.docToken)!
   const owners = nodes.slice(0, request.childPoints.length)
-  const listened = new Set(nodes.slice(request.childPoints.length))
+  const { listened, signals: inputSignals } = listenersByKind(nodes.slice(request.childPoints.length), request.listenedKinds)
   const found: Found = { candidates: [], signals: new Map(), canvases: [], texts: [], leaves: [] }
   walk(document, found, listened)
   const { text, holders, captcha } = viewportText(found.texts, request.textLimit)
@@ -164,9 +184,12 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   const { chosen, omitted, omittedNames } = offer(visible, request.maxElements, request.nameLimit)
   const elements: RawElement[] = []
   const elementNodes: Element[] = []
+  const focused = focusedElement(document)
   for (const { node, seen } of chosen) {
-    const { parts, ...description } = describe(node, request)
-    elements.push({ nodeId: nodeIdOf(reg, node), ...description, rect: round(seen.rect), at: seen.at, fingerprint: fingerprintOf(parts) })
+    const { parts, ...description } = describe(node, request, inputSignals)
+    const element: RawElement = { nodeId: nodeIdOf(reg, node), ...description, rect: round(seen.rect), at: seen.at, fingerprint: fingerprintOf(parts) }
+    if (focused && (focused === node || focused === subjectOf(node))) element.focused = true
+    elements.push(element)
     elementNodes.push(node)
   }
 
@@ -182,7 +205,9 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   // An XML or SVG document has no body: no form, no text layout the agent can reason about.
   if (!document.body && window === window.top) blockers.push({ kind: 'no_body', rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] })
 
-  const { scrollers, scrollNodes } = scrollersAround(reg, [...elementNodes, ...holders])
+  // A child frame's own scroller, put first below, keeps a slot of the frame's cap.
+  const containerSlots = request.maxScrollers - (request.frameScroller ? 1 : 0)
+  const { scrollers, scrollNodes } = scrollersAround(reg, [...elementNodes, ...holders], containerSlots)
   const pageScroller = document.scrollingElement ?? document.documentElement
   const scrollTop = window.scrollY
   const scrollHeight = pageScroller ? pageScroller.scrollHeight : 0

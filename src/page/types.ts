@@ -1,3 +1,5 @@
+import type { ElementCapability } from '../operations.ts'
+
 // What the page script is asked and what it sends back; the Node side imports these same types.
 
 export type Point = [number, number]
@@ -18,6 +20,13 @@ export interface ObserveRequest {
   held: string[]
   /** Characters of a field's value shown: enough to read a paragraph. */
   valueLimit: number
+  /** Scroll containers reported, innermost first. */
+  maxScrollers: number
+  /**
+   * Per element Node saw a listener on (the extra arguments after the iframes), what for: letters
+   * of `c` click or press, `h` hover, `d` drag (a press with no click, or dragstart), `o` drop.
+   */
+  listenedKinds: string[]
 }
 
 export interface CheckRequest {
@@ -53,7 +62,9 @@ export interface RawElement {
   nameFrom?: 'layout'
   /** A textarea or an editable region: its value may hold several lines. */
   multiline?: true
-  operations: Array<'click' | 'type' | 'select' | 'submit'>
+  operations: ElementCapability[]
+  /** It holds keyboard focus now. */
+  focused?: true
   options?: Array<{ label: string; value: string; selected: boolean }>
   form?: { name: string; fields: Record<string, string> }
   nearby?: string

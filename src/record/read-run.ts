@@ -26,6 +26,8 @@ const stepLine = z.object({
   operation: z.enum(Object.keys(OPERATIONS) as [keyof typeof OPERATIONS]),
   target: z.object({ id: z.string(), name: z.string().optional(), role: z.string().optional(), box: box.optional() }).optional(),
   option: z.string().optional(),
+  key: z.string().optional(),
+  to: z.string().optional(),
   text: z.string().optional(),
   masked: z.literal(true).optional(),
   cached: z.literal(true).optional(),

@@ -121,11 +121,13 @@ ${badges(step)}${typed}${heads(step)}${list(step.notes)}
 </li>`
 }
 
-/** `CLICK “Search”`, `SELECT “Size” → “42”`: what was done, as the operation names it; names cut at `max`. */
+/** `CLICK “Search”`, `SELECT “Size” → “42”`, `PRESS “Search” Enter`, `DRAG “C” → “A”`: what was done; names cut at `max`. */
 function action(step: StepLine, max = NAME_MAX): string {
   const target = step.target ? ` <q>${text(step.target.name || step.target.id, max)}</q>` : ''
   const option = step.option === undefined ? '' : ` → <q>${text(step.option, max)}</q>`
-  return `<span class="op">${text(step.operation, 20)}</span>${target}${option}`
+  const key = step.key === undefined ? '' : ` <kbd>${text(step.key, 20)}</kbd>`
+  const to = step.to === undefined ? '' : ` → <q>${text(step.to, max)}</q>`
+  return `<span class="op">${text(step.operation, 20)}</span>${target}${option}${key}${to}`
 }
 
 function badges(step: StepLine): string {

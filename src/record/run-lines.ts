@@ -35,6 +35,10 @@ export interface StepLine {
   target?: { id: string; name?: string; role?: string; box?: Box }
   /** SELECT's option label. */
   option?: string
+  /** PRESS's key. */
+  key?: string
+  /** DRAG's destination: the name of the control dropped on, or the move. */
+  to?: string
   /** TYPE_TEXT's value as recorded: masked (`•••••`, one dot per character up to 12) unless values are kept; never a password. */
   text?: string
   /** `true` when the text is masked. */

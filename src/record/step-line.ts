@@ -45,6 +45,8 @@ export function stepLine(
     else if (entry.targetName !== undefined) line.target.name = entry.targetName
   }
   if (entry.option !== undefined) line.option = entry.option
+  if (entry.key !== undefined) line.key = entry.key
+  if (entry.to !== undefined) line.to = entry.to
   if (entry.text !== undefined) {
     const hide = !extra.typedValues || element?.type === 'password'
     line.text = hide ? mask(entry.text) : entry.text

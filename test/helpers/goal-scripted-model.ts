@@ -18,6 +18,10 @@ export interface ScriptStep {
   target?: string | RegExp
   /** For SELECT: the label of the option to choose. */
   option?: string
+  /** For PRESS: the key (an option of `press_key`). */
+  key?: string
+  /** For DRAG: the name of the element to drop on, or a move such as `right-25`. */
+  to?: string
   /** Probability of the chosen operation and target. Default 0.9. */
   confidence?: number
   /** P(risky) answered to the risk question. Default 0.02. */
@@ -30,13 +34,19 @@ export interface StateElement {
   id: string
   role: string
   name: string
-  options?: { id: string; label: string }[]
+  /** The element holds keyboard focus. */
+  focused?: true
+  value?: string
+  state?: Record<string, unknown>
+  options?: { id: string; label: string; selected?: true }[]
 }
 
 export interface SeenRequest {
   elements: StateElement[]
   recent: { operation: string; target_name?: string; outcome: string; detail?: string; text?: string }[]
   operations: string[]
+  /** Each question of the request and its choice options (`hover_target`: the element IDs HOVER may take). */
+  questions: Record<string, string[]>
   page: { url: string; title: string; text: string }
   /** The goal's checklist as the request showed it, when it had one. */
   checklist?: { item: string; status: string; next?: true }[]
@@ -62,6 +72,7 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
         elements: state.elements,
         recent: state.recent_actions,
         operations: Object.keys(operationQuestion.criteria),
+        questions: Object.fromEntries(Object.entries(options.questions).map(([id, question]) => [id, question.type === 'choice' ? Object.keys(question.criteria) : []])),
         page: state.page,
         ...(state.checklist ? { checklist: state.checklist } : {}),
         files: filesOf(options),
@@ -85,6 +96,8 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
           let choice = keys[0]!
           if (id === 'operation') choice = step.operation
           else if (id === head) choice = pickTarget(step, keys, state.elements)
+          else if (id === 'press_key' && step.operation === 'PRESS') choice = pickDetail(step.key, keys, state.elements)
+          else if (id === 'drag_to' && step.operation === 'DRAG') choice = pickDetail(step.to, keys, state.elements)
           answers[id] = { type: 'choice', choice, probabilities: distribution(keys, choice, id === 'operation' || id === head ? p : 0.9) }
         } else {
           throw new Error(`scripted model: unexpected question type ${question.type}`)
@@ -119,10 +132,19 @@ function readState(options: Experimental_DecisionModelV4CallOptions): {
   return part.value as unknown as ReturnType<typeof readState>
 }
 
+/** A key, a move, or the ID of the element named `wanted` among a detail question's options. */
+function pickDetail(wanted: string | undefined, keys: string[], elements: StateElement[]): string {
+  if (wanted === undefined) throw new Error(`scripted model: the step needs a key or destination (options: ${keys.join(', ')})`)
+  if (keys.includes(wanted)) return wanted
+  const element = elements.find((candidate) => candidate.name === wanted && keys.includes(candidate.id))
+  if (!element) throw new Error(`scripted model: ${wanted} is not offered (options: ${keys.join(', ')})`)
+  return element.id
+}
+
 function pickTarget(step: ScriptStep, keys: string[], elements: StateElement[]): string {
   const matches = (name: string) => (typeof step.target === 'string' ? name === step.target : step.target!.test(name))
   if (step.target === undefined) throw new Error(`scripted model: ${step.operation} needs a target in the script`)
-  if (step.operation.startsWith('SCROLL_')) {
+  if (step.operation.startsWith('SCROLL_') || (step.target === 'page' && keys.includes('page'))) {
     const id = keys.find((key) => typeof step.target === 'string' && key === step.target)
     if (!id) throw new Error(`scripted model: scroll target ${String(step.target)} not offered (${keys.join(', ')})`)
     return id

@@ -1,0 +1,36 @@
+import type { ElementHandle, Frame, Page } from 'puppeteer-core'
+import type { Freshness, FreshnessOptions } from '../collector/check-freshness.ts'
+import type { ObservedElement, Snapshot } from '../collector/observation.ts'
+import type { Decision } from '../decision/decision.ts'
+import type { InputResult } from './guarded-input.ts'
+
+// What the executor is given for one decision and what it reports back; every operation's module
+// reads and returns these.
+
+/** The collector's freshness guard: is the target still the node, state and place the decision saw? */
+export type CheckFreshness = (snapshot: Snapshot, actionId: string, options?: FreshnessOptions) => Promise<Freshness>
+
+export interface ActionInput {
+  page: Page
+  snapshot: Snapshot
+  decision: Decision
+  /** The observed target, for operations on an element. */
+  element?: ObservedElement
+  /** The value to write, for TYPE_TEXT. */
+  text?: string
+  waitMs: number
+  signal?: AbortSignal
+  checkFreshness: CheckFreshness
+}
+
+/**
+ * `acted` with the frames the input went to; or, before any input, the reason the target failed a
+ * freshness check (`stale`); or, after it, what the input reached instead of the target (`redirected`).
+ */
+export type ActionOutcome = { acted: true; frames: Frame[] } | { acted: false; stale: string } | { acted: false; redirected: string }
+
+/** An input's result as the action's outcome, with the frame the input went to. */
+export function outcomeOf(result: InputResult, handle: ElementHandle<Element>): ActionOutcome {
+  if (result.done) return { acted: true, frames: [handle.frame] }
+  return 'stale' in result ? { acted: false, stale: result.stale } : { acted: false, redirected: result.redirected }
+}

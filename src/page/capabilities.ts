@@ -1,0 +1,175 @@
+import type { ElementCapability } from '../operations.ts'
+import { inputType } from './dom.ts'
+import { callCache } from './layout.ts'
+import { focusableComposite } from './names.ts'
+
+// What a person can do with a control besides clicking it: type into it, choose from it, submit it,
+// press keys in it, hover it, drag it, drop something on it. Read from the markup, from the listeners
+// Node saw through CDP (`InputSignals`), and from the page's own style sheets (a `:hover` rule that
+// shows another element is a menu or tooltip opening on hover). Nothing runs in the page's world.
+
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
+const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
+
+/** Roles whose widgets a person drives with the keyboard: arrows move, Enter or Space picks, Escape closes. */
+const KEY_ROLES = new Set([
+  'listbox', 'option', 'menu', 'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'grid', 'gridcell',
+  'tree', 'treeitem', 'treegrid', 'tablist', 'tab', 'slider', 'spinbutton', 'combobox', 'radiogroup', 'radio',
+  'textbox', 'searchbox', 'scrollbar',
+])
+
+/** The elements Node saw a listener on, by what the listener is for. */
+export interface InputSignals {
+  hover: ReadonlySet<Element>
+  drag: ReadonlySet<Element>
+  drop: ReadonlySet<Element>
+}
+
+export const NO_SIGNALS: InputSignals = { hover: new Set(), drag: new Set(), drop: new Set() }
+
+/** Ancestors whose hover or drop listener a control shares: hovering a menu's label hovers its item too. */
+const ANCESTOR_REACH = 3
+
+/**
+ * Style rules that show something when an element is hovered are read for at most this many
+ * selectors: a page's whole style sheet can hold tens of thousands of rules.
+ */
+const HOVER_SELECTORS = 300
+
+function isEditable(el: Element): boolean {
+  const editable = el.getAttribute('contenteditable')
+  return editable !== null && editable !== 'false'
+}
+
+/** A field that takes text: clicking it puts the caret there. */
+export function takesText(el: Element, role: string): boolean {
+  const tag = el.localName
+  if (tag === 'input') return TEXT_INPUTS.has(inputType(el))
+  return tag === 'textarea' || isEditable(el) || role === 'textbox' || role === 'searchbox'
+}
+
+/** What the markup alone says can be done to the control. */
+function basic(el: Element, role: string): ElementCapability[] {
+  const tag = el.localName
+  const type = inputType(el)
+  if (tag === 'select') return ['select']
+  if (tag === 'input') {
+    if (TEXT_INPUTS.has(type)) return ['click', 'type', 'submit']
+    if (DATE_INPUTS.has(type)) return ['click', 'type']
+    return ['click']
+  }
+  if (takesText(el, role)) return ['click', 'type']
+  // A listbox or menu that keeps focus is driven by keys; a click goes to one of its items.
+  if (focusableComposite(el)) return []
+  return ['click']
+}
+
+function takesKeys(el: Element, role: string): boolean {
+  const tag = el.localName
+  if (tag === 'select' || tag === 'textarea' || isEditable(el)) return true
+  if (tag === 'input') return inputType(el) !== 'hidden'
+  return KEY_ROLES.has(role)
+}
+
+function isSlider(el: Element, role: string): boolean {
+  return role === 'slider' || (el.localName === 'input' && inputType(el) === 'range')
+}
+
+function draggable(el: Element, role: string, signals: InputSignals): boolean {
+  if (isSlider(el, role) || signals.drag.has(el)) return true
+  if (el.getAttribute('draggable') === 'true' || el.hasAttribute('aria-grabbed')) return true
+  // An item of a list whose container listens for the press (a sortable list's delegated handler).
+  const parent = el.parentElement
+  return parent !== null && signals.drag.has(parent) && parent.children.length > 1
+}
+
+function withinReach(el: Element, set: ReadonlySet<Element>): boolean {
+  let node: Element | null = el
+  for (let depth = 0; node && depth <= ANCESTOR_REACH; depth += 1, node = node.parentElement) {
+    if (set.has(node)) return true
+  }
+  return false
+}
+
+function droppable(el: Element, signals: InputSignals): boolean {
+  if (el.hasAttribute('aria-dropeffect') || el.hasAttribute('ondrop') || el.hasAttribute('ondragover')) return true
+  return withinReach(el, signals.drop)
+}
+
+const revealers = callCache<Document, Set<Element>>()
+
+/** The selector a `:hover` rule hovers, when the rule styles something else (`li:hover > ul`), else null. */
+function hoveredPart(selector: string): string | null {
+  const at = selector.indexOf(':hover')
+  if (at <= 0) return null
+  // A rule on the hovered element itself restyles it (a colour); one on a relative shows something.
+  if (!/^:hover[^\s>+~]*\s*[\s>+~]\s*\S/.test(selector.slice(at))) return null
+  const trigger = selector.slice(0, at).trim()
+  return trigger && !/[\s>+~]$/.test(trigger) ? trigger : null
+}
+
+function hoverSelectors(rules: CSSRuleList, into: Set<string>): void {
+  for (const rule of Array.from(rules)) {
+    if (into.size >= HOVER_SELECTORS) return
+    if ('selectorText' in rule && typeof rule.selectorText === 'string' && rule.selectorText.includes(':hover')) {
+      for (const selector of rule.selectorText.split(',')) {
+        const part = hoveredPart(selector.trim())
+        if (part) into.add(part)
+      }
+    }
+    const inner = (rule as CSSGroupingRule).cssRules
+    if (inner) hoverSelectors(inner, into)
+  }
+}
+
+/** The elements a same-origin style sheet shows something for on hover (read once per call). */
+function hoverRevealers(doc: Document): Set<Element> {
+  let found = revealers.get(doc)
+  if (found) return found
+  found = new Set()
+  const selectors = new Set<string>()
+  for (const sheet of Array.from(doc.styleSheets)) {
+    let rules: CSSRuleList
+    try {
+      rules = sheet.cssRules
+    } catch {
+      // A cross-origin sheet cannot be read; its hover menus go unseen.
+      continue
+    }
+    hoverSelectors(rules, selectors)
+  }
+  for (const selector of selectors) {
+    try {
+      for (const el of Array.from(doc.querySelectorAll(selector))) found.add(el)
+    } catch {
+      // A selector this engine parses in a sheet but not in a query (a vendor pseudo-class): skipped.
+    }
+  }
+  revealers.set(doc, found)
+  return found
+}
+
+/** Whether hovering the element (or its near ancestors, which a hover reaches too) shows something. */
+function hoverable(el: Element, signals: InputSignals): boolean {
+  if (el.hasAttribute('aria-haspopup')) return true
+  return withinReach(el, signals.hover) || withinReach(el, hoverRevealers(el.ownerDocument))
+}
+
+/** What can be done to the control, in the operations table's terms. */
+export function capabilitiesOf(el: Element, role: string, signals: InputSignals = NO_SIGNALS): ElementCapability[] {
+  const capabilities = basic(el, role)
+  if (takesKeys(el, role)) capabilities.push('press')
+  if (hoverable(el, signals)) capabilities.push('hover')
+  const drags = draggable(el, role, signals)
+  if (drags) capabilities.push('drag')
+  // A sortable list's items are where another item is dropped; a slider's thumb is not.
+  if ((drags && !isSlider(el, role)) || droppable(el, signals)) capabilities.push('drop')
+  return capabilities
+}
+
+/** The element holding keyboard focus, through open shadow roots. */
+export function focusedElement(doc: Document): Element | null {
+  let active = doc.activeElement
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  return active
+}
