@@ -5,6 +5,8 @@
 // with and without recording, and the size of a run folder; and a row with `vision` on: the time to
 // capture and badge each request's image (`imageMs`), its size, and the wall time it adds per
 // decision. All arms run interleaved, task by task, at a 1280×800 viewport.
+// The last three tasks use PRESS, HOVER and DRAG; compare `medianByOperation` across checkouts for
+// the operations both have.
 // Run: npm run bench:steps [-- --runs=5 --model-ms=0]
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -60,6 +62,27 @@ const TASKS: Task[] = [
     steps: [{ operation: 'TYPE_TEXT', target: /Email/ }, { operation: 'CLICK', target: 'Join' }, { operation: 'DONE' }],
   },
   { name: 'consent', path: 'sites/consent/index.html', steps: [{ operation: 'CLICK', target: 'Accept all' }, { operation: 'DONE' }] },
+  {
+    name: 'keys',
+    path: 'sites/inputs/keys.html',
+    steps: [
+      { operation: 'PRESS', target: 'page', key: 'Escape' },
+      { operation: 'CLICK', target: 'First name' },
+      { operation: 'PRESS', target: 'Shelf', key: 'ArrowDown' },
+      { operation: 'PRESS', target: 'Shelf', key: 'Enter' },
+      { operation: 'DONE' },
+    ],
+  },
+  {
+    name: 'menus',
+    path: 'sites/inputs/menus.html',
+    steps: [{ operation: 'HOVER', target: 'Products' }, { operation: 'CLICK', target: 'Laptops' }, { operation: 'DONE' }],
+  },
+  {
+    name: 'drag',
+    path: 'sites/inputs/drag.html',
+    steps: [{ operation: 'DRAG', target: 'Volume', to: 'right-50' }, { operation: 'DRAG', target: 'Item C', to: 'Item A' }, { operation: 'DONE' }],
+  },
 ]
 
 const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)

@@ -75,18 +75,18 @@ test('roles, input types, operations and state', (t) => {
   t.like(named.get('Home'), { role: 'link', tag: 'a', operations: ['click'] })
   t.like(named.get('Menu'), { role: 'button', state: { expanded: false } })
   t.like(named.get('Bold'), { state: { pressed: true } })
-  t.like(named.get('Query'), { role: 'searchbox', type: 'search', value: 'bmw', operations: ['type', 'submit'] })
+  t.like(named.get('Query'), { role: 'searchbox', type: 'search', value: 'bmw', operations: ['click', 'type', 'submit', 'press'] })
   t.like(named.get('Email'), { role: 'textbox', type: 'email', value: '' })
-  t.like(named.get('When'), { operations: ['click', 'type'] })
+  t.like(named.get('When'), { operations: ['click', 'type', 'press'] })
   t.like(named.get('Agree'), { role: 'checkbox', state: { checked: true }, operations: ['click'] })
   t.like(named.get('Volume'), { role: 'slider' })
-  t.like(named.get('Notes'), { role: 'textbox', tag: 'textarea', value: 'hello', operations: ['type'] })
-  t.like(named.get('Sort'), { role: 'combobox', value: 'Price', operations: ['select'] })
+  t.like(named.get('Notes'), { role: 'textbox', tag: 'textarea', value: 'hello', operations: ['click', 'type', 'press'] })
+  t.like(named.get('Sort'), { role: 'combobox', value: 'Price', operations: ['select', 'press'] })
   t.deepEqual(named.get('Sort')!.options, [
     { label: 'Relevance', value: 'r', selected: false },
     { label: 'Price', value: 'p', selected: true },
   ])
-  t.like(named.get('Editor'), { role: 'textbox', operations: ['type'], value: 'draft bold' })
+  t.like(named.get('Editor'), { role: 'textbox', operations: ['click', 'type', 'press'], value: 'draft bold' })
   t.like(named.get('More'), { role: 'button', state: { expanded: false } })
   t.like(named.get('Tab one'), { role: 'tab', state: { selected: true } })
   t.like(named.get('Wifi'), { role: 'switch', state: { checked: false } })

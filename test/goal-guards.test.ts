@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { Blocker, Observation, ObservedElement } from '../src/collector/observation.ts'
 import { pageBlock } from '../src/goal/page-blockers.ts'
-import { identify, NoChangeGuard, StaleGuard } from '../src/goal/progress-guards.ts'
+import { identify, NoChangeGuard, pageChanged, StaleGuard } from '../src/goal/progress-guards.ts'
 import { lockPage } from '../src/call/page-lock.ts'
 import { UsageError } from '../src/errors.ts'
 import type { Page } from 'puppeteer-core'
@@ -53,6 +53,28 @@ test('NoChangeGuard: a changed page resets the count', (t) => {
   t.false(guard.record('CLICK', undefined, page, false))
   t.false(guard.record('CLICK', undefined, page, false))
   t.true(guard.record('CLICK', undefined, page, false))
+})
+
+test('focus moving is a change only for a key or a click into a field, not for a button a click focused', (t) => {
+  const field = observedElement('e1', { nodeId: 'n1', name: 'Name', operations: ['click', 'type', 'press'] })
+  const button = element('e2', 'n2')
+  const before = observation('same', [field, button])
+  const buttonFocused = observation('same', [field, { ...button, focused: true }])
+  const fieldFocused = observation('same', [{ ...field, focused: true }, button])
+  t.false(pageChanged('CLICK', button, before, buttonFocused))
+  t.true(pageChanged('CLICK', field, before, fieldFocused))
+  t.true(pageChanged('PRESS', field, fieldFocused, buttonFocused), 'Tab moved focus on')
+  t.false(pageChanged('PRESS', field, fieldFocused, fieldFocused))
+  t.true(pageChanged('HOVER', button, before, observation('other', [field, button])))
+})
+
+test('PRESS and DRAG stay offered on a target after a try that changed nothing: another key is another action', (t) => {
+  const guard = new NoChangeGuard()
+  const page = observation('same', [element('e1', 'n1')])
+  guard.record('PRESS', identify('e1', page.elements[0]), page, false)
+  guard.record('DRAG', identify('e1', page.elements[0]), page, false)
+  t.deepEqual([...guard.exclusions(page)], [])
+  t.true(guard.record('PRESS', identify('e1', page.elements[0]), page, false), 'the streak still ends the run')
 })
 
 test('NoChangeGuard keeps an unchanged target out of the offer until the page changes', (t) => {

@@ -51,7 +51,8 @@ export function requestOf(recorded: Pick<RecordedRequest, 'state' | 'questions'>
   const details: DecisionRequest['details'] = {}
   for (const operation of operations) {
     const detail = specOf(operation).detail
-    const question = detail && recorded.questions[detail.question]
+    if (!detail) continue
+    const question = recorded.questions[detail.question]
     if (question?.type === 'choice') details[operation] = { question: detail.question, options: Object.keys(question.criteria) }
   }
   // A recorded request carries no observation, so no elements an image would label: replays send none.

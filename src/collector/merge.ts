@@ -162,7 +162,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
   return { observation, handles, scrollHandles }
 }
 
-/** URL, documents, scroll positions, text, and every offered control with what it shows and whether it holds focus. */
+/** URL, documents, scroll positions, text, and every offered control with what it shows. */
 function signatureOf(observation: Observation, frames: PlacedFrame<unknown>[]): string {
   const digest = createHash('sha1')
   // The whole URL: two that differ only past the clip are still two places.
@@ -172,8 +172,7 @@ function signatureOf(observation: Observation, frames: PlacedFrame<unknown>[]): 
     for (const scroller of placed.report.scrollers) digest.update(`\u0000${scroller.name}@${scroller.top}`)
   }
   digest.update(`\u0000${observation.text}`)
-  // Focus is part of what a person sees (the caret, the ring): a Tab that moves it changed the page.
-  for (const element of observation.elements) digest.update(`\u0000${element.nodeId}:${element.fingerprint}${element.focused ? ':focused' : ''}`)
+  for (const element of observation.elements) digest.update(`\u0000${element.nodeId}:${element.fingerprint}`)
   for (const blocker of observation.blockers) digest.update(`\u0000${blocker.kind}@${blocker.frame}`)
   return digest.digest('base64url').slice(0, 16)
 }

@@ -81,7 +81,7 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
     }
     return { done: true }
   }
-  const optionHandle = await callHandleInFrame(handle.frame, 'findListOption', handle, option.label)
+  const optionHandle = await callHandleInFrame(handle.frame, 'findListOption', handle, option.value)
   const element = optionHandle.asElement() as ElementHandle<Element> | null
   if (!element) {
     await optionHandle.dispose()

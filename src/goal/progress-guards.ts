@@ -20,6 +20,21 @@ export function identify(target: string | undefined, element: ObservedElement | 
   return target ? { key: `scroll:${target}` } : undefined
 }
 
+/**
+ * Whether an action changed what the agent sees: the URL or the observation's signature; and, for an
+ * action whose point is focus (a key, a click into a field), focus moving to another control. Focus
+ * is not in the signature: a click that focuses a button as a side effect changed nothing.
+ */
+export function pageChanged(operation: Operation, target: ObservedElement | undefined, before: Observation, after: Observation): boolean {
+  if (after.signature !== before.signature || after.url !== before.url) return true
+  const aimsAtFocus = operation === 'PRESS' || (operation === 'CLICK' && target?.operations.includes('type') === true)
+  return aimsAtFocus && focusedNode(before) !== focusedNode(after)
+}
+
+function focusedNode(observation: Observation): string | undefined {
+  return observation.elements.find((element) => element.focused)?.nodeId
+}
+
 function sameTarget(a: TargetIdentity, b: TargetIdentity): boolean {
   return a.key === b.key || (a.label !== undefined && a.label === b.label)
 }

@@ -1,7 +1,7 @@
 import type { ElementCapability } from '../operations.ts'
 import { inputType } from './dom.ts'
 import { callCache } from './layout.ts'
-import { focusableComposite } from './names.ts'
+import { COMPOSITE_ROLES, focusableComposite, multipleListbox } from './names.ts'
 
 // What a person can do with a control besides clicking it: type into it, choose from it, submit it,
 // press keys in it, hover it, drag it, drop something on it. Read from the markup, from the listeners
@@ -10,6 +10,8 @@ import { focusableComposite } from './names.ts'
 
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
 const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
+/** Form fields, which a listener on the press never makes draggable. */
+const FORM_FIELDS = new Set(['input', 'textarea', 'select'])
 
 /** Roles whose widgets a person drives with the keyboard: arrows move, Enter or Space picks, Escape closes. */
 const KEY_ROLES = new Set([
@@ -59,8 +61,10 @@ function basic(el: Element, role: string): ElementCapability[] {
     return ['click']
   }
   if (takesText(el, role)) return ['click', 'type']
-  // A listbox or menu that keeps focus is driven by keys; a click goes to one of its items.
-  if (focusableComposite(el)) return []
+  // A listbox's options are chosen through it; a listbox or menu that keeps focus is driven by keys,
+  // and a click goes to one of its items.
+  if (role === 'listbox') return ['select']
+  if (COMPOSITE_ROLES.has(role) && (focusableComposite(el) || multipleListbox(el))) return []
   return ['click']
 }
 
@@ -68,6 +72,8 @@ function takesKeys(el: Element, role: string): boolean {
   const tag = el.localName
   if (tag === 'select' || tag === 'textarea' || isEditable(el)) return true
   if (tag === 'input') return inputType(el) !== 'hidden'
+  // A listbox or menu takes keys only where it holds focus itself; its items otherwise.
+  if (COMPOSITE_ROLES.has(role)) return focusableComposite(el)
   return KEY_ROLES.has(role)
 }
 
@@ -76,8 +82,11 @@ function isSlider(el: Element, role: string): boolean {
 }
 
 function draggable(el: Element, role: string, signals: InputSignals): boolean {
-  if (isSlider(el, role) || signals.drag.has(el)) return true
+  if (isSlider(el, role)) return true
   if (el.getAttribute('draggable') === 'true' || el.hasAttribute('aria-grabbed')) return true
+  // A press listener on a field places the caret or opens its picker: it does not pick the field up.
+  if (FORM_FIELDS.has(el.localName) || takesText(el, role)) return false
+  if (signals.drag.has(el)) return true
   // An item of a list whose container listens for the press (a sortable list's delegated handler).
   const parent = el.parentElement
   return parent !== null && signals.drag.has(parent) && parent.children.length > 1

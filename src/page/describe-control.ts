@@ -1,4 +1,4 @@
-import { attr, inputType } from './dom.ts'
+import { attr, inputType, listOptions } from './dom.ts'
 import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
 import { isField, layoutName } from './layout-names.ts'
@@ -21,6 +21,22 @@ export function subjectOf(el: Element): Element {
   const control = (el as HTMLLabelElement).control
   const type = control ? inputType(control) : ''
   return control && (type === 'checkbox' || type === 'radio') ? control : el
+}
+
+/** A select's options, or an ARIA listbox's (found again by their text when one is chosen). */
+function optionsOf(el: Element, role: string): RawElement['options'] {
+  if (el.localName === 'select') {
+    return Array.from((el as HTMLSelectElement).options).map((option) => ({
+      label: clip(collapse(option.label || option.text), 40),
+      value: option.value,
+      selected: option.selected,
+    }))
+  }
+  if (role !== 'listbox') return undefined
+  return listOptions(el).map((option) => {
+    const text = collapse(option.textContent ?? '')
+    return { label: clip(text, 40), value: text, selected: attr(option, 'aria-selected') === 'true' || attr(option, 'aria-checked') === 'true' }
+  })
 }
 
 /** How a control is described: the bounds of its name, nearby text and value. */
@@ -46,14 +62,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   const value = valueOf(el)
   const state = stateOf(el, role)
   const operations = capabilitiesOf(el, role, signals)
-  const options =
-    tag === 'select'
-      ? Array.from((el as HTMLSelectElement).options).map((option) => ({
-          label: clip(collapse(option.label || option.text), 40),
-          value: option.value,
-          selected: option.selected,
-        }))
-      : undefined
+  const options = optionsOf(el, role)
   const form = formOf(el)
   const summary = form ? formSummary(form) : null
   const fields: Record<string, string> = {}

@@ -1,4 +1,5 @@
-// DOM facts every page module asks: the composed-tree parent, trimmed attributes, an input's type.
+// DOM facts every page module asks: the composed-tree parent, trimmed attributes, an input's type,
+// the options of an ARIA listbox.
 
 /** Parent in the composed (rendered) tree: slot for slotted nodes, host for shadow roots. */
 export function composedParent(node: Node): Node | null {
@@ -15,4 +16,14 @@ export function attr(el: Element, name: string): string {
 
 export function inputType(el: Element): string {
   return el.localName === 'input' ? ((el as HTMLInputElement).type || 'text').toLowerCase() : ''
+}
+
+/** The option elements of an ARIA listbox: its `role="option"` descendants, then those it owns by `aria-owns`. */
+export function listOptions(listbox: Element): Element[] {
+  const owned = attr(listbox, 'aria-owns')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => listbox.ownerDocument.getElementById(id))
+    .filter((node): node is HTMLElement => node !== null)
+  return [...Array.from(listbox.querySelectorAll('[role="option"]')), ...owned]
 }

@@ -1,3 +1,4 @@
+import { listOptions } from './dom.ts'
 import { collapse } from './text.ts'
 
 // What the executor does inside the page: say what holds focus, type over a focused field, plan and request a form's
@@ -8,7 +9,9 @@ export function focusHolder(element: Element): { inside: boolean; holder: string
   let active: Element | null = element.ownerDocument.activeElement
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
   const inside = active !== null && (active === element || element.contains(active))
-  return { inside, holder: active ? `<${active.localName}>` : 'nothing' }
+  if (!active) return { inside, holder: 'nothing' }
+  const label = active.id || active.getAttribute('name') || active.getAttribute('aria-label') || ''
+  return { inside, holder: `<${active.localName}${label ? ` "${label.slice(0, 40)}"` : ''}>` }
 }
 
 /** Outcome of replacing a control's value. */
@@ -103,15 +106,34 @@ export function requestSubmit(element: Element): boolean {
   return true
 }
 
-/** Scrolls the page (no element) or a container by most of its visible height; returns how far it moved. */
-export function scrollByPage(element: Element | null, direction: number): number {
+/** How long a scroll waits for its scroll event: a frame, or a few when the renderer is busy. */
+const SCROLL_EVENT_MS = 200
+
+/**
+ * Scrolls the page (no element) or a container by most of its visible height; resolves with how far
+ * it moved once the scroll event has been dispatched. The browser fires it at the next frame, and the
+ * page's own listeners act on it then (a terms box enables its "I accept", a feed loads more): the
+ * settling after the input must see what they did. A tab that draws no frames gets the bound.
+ */
+export function scrollByPage(element: Element | null, direction: number): Promise<number> {
   const box = element ?? document.scrollingElement ?? document.documentElement
   const height = element ? element.clientHeight : window.innerHeight
   const before = box.scrollTop
   const distance = Math.max(40, Math.round(height * 0.8)) * direction
   if (element) element.scrollBy({ top: distance, behavior: 'instant' })
   else window.scrollBy({ top: distance, behavior: 'instant' })
-  return box.scrollTop - before
+  const moved = box.scrollTop - before
+  if (moved === 0) return Promise.resolve(0)
+  const target: EventTarget = element ?? document
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      target.removeEventListener('scroll', done)
+      resolve(moved)
+    }
+    const timer = setTimeout(done, SCROLL_EVENT_MS)
+    target.addEventListener('scroll', done)
+  })
 }
 
 /**
@@ -153,16 +175,10 @@ export function waitForDomQuiet(quietMs: number, maxMs: number): Promise<number>
   })
 }
 
-/** The option element of a listbox (ARIA `option` inside it, or owned by it) whose text is `label`. */
+/** The option element of a listbox (ARIA `option` inside it, or owned by it) whose whole text is `label`. */
 export function findListOption(listbox: Element, label: string): Element | null {
-  const owned = (listbox.getAttribute('aria-owns') ?? '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((id) => listbox.ownerDocument.getElementById(id))
-    .filter((node): node is HTMLElement => node !== null)
-  const candidates = [...Array.from(listbox.querySelectorAll('[role="option"]')), ...owned]
   const wanted = collapse(label)
-  return candidates.find((option) => collapse(option.textContent ?? '') === wanted) ?? null
+  return listOptions(listbox).find((option) => collapse(option.textContent ?? '') === wanted) ?? null
 }
 
 /** Resolves once the document's content is parsed (DOMContentLoaded), at once when it already is. */

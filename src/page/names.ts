@@ -15,6 +15,14 @@ export const INTERACTIVE_ROLES = new Set([
  */
 export const COMPOSITE_ROLES = new Set(['listbox', 'menu', 'menubar', 'grid', 'tree', 'treegrid', 'tablist', 'radiogroup'])
 
+/**
+ * A listbox whose options a person chooses several of: a control of its own, since a plain click on
+ * an option would replace the choice (SELECT Ctrl-clicks).
+ */
+export function multipleListbox(el: Element): boolean {
+  return attr(el, 'role').split(/\s+/)[0] === 'listbox' && attr(el, 'aria-multiselectable') === 'true'
+}
+
 /** A composite widget that keeps keyboard focus itself while its items are chosen. */
 export function focusableComposite(el: Element): boolean {
   const role = attr(el, 'role').split(/\s+/)[0]
@@ -47,7 +55,7 @@ export function isCandidate(el: Element): boolean {
   }
   const role = attr(el, 'role').split(/\s+/)[0]
   if (role && INTERACTIVE_ROLES.has(role)) return true
-  if (focusableComposite(el)) return true
+  if (focusableComposite(el) || multipleListbox(el)) return true
   const editable = el.getAttribute('contenteditable')
   if (editable !== null && editable !== 'false') {
     const parent = composedParent(el) as Element | null

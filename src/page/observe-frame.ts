@@ -71,6 +71,9 @@ function walk(root: Document | ShadowRoot, found: Found, listened: ReadonlySet<E
 
 const SVG_NS = 'http://www.w3.org/2000/svg'
 
+/** Containers whose children are items a person picks up one by one (a sortable list, a board's column). */
+const LISTS = new Set(['ul', 'ol', 'tbody', 'div', 'section'])
+
 /**
  * Adds the controls that only a pointer cursor shows (a handler delegated to an ancestor), found from
  * what is visible: the elements holding the viewport's text and its icons. A list drawn with the pointer
@@ -127,8 +130,10 @@ function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
 }
 
 /**
- * The listened elements by what their listeners are for (`ObserveRequest.listenedKinds`). A click or
- * drop listener makes an element a control by script; hover and drag listeners add what can be done.
+ * The listened elements by what their listeners are for (`ObserveRequest.listenedKinds`). A click,
+ * drag or drop listener makes an element a control by script; a hover listener adds what can be done.
+ * A press listener with no click on a list of alike items (a sortable list's) stands for its items:
+ * each is what a person picks up.
  */
 function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened: Set<Element>; signals: InputSignals } {
   const listened = new Set<Element>()
@@ -137,10 +142,12 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
   const drop = new Set<Element>()
   nodes.forEach((node, index) => {
     const kind = kinds[index] ?? 'c'
-    if (kind.includes('c') || kind.includes('o')) listened.add(node)
     if (kind.includes('h')) hover.add(node)
-    if (kind.includes('d')) drag.add(node)
     if (kind.includes('o')) drop.add(node)
+    if (kind.includes('d')) drag.add(node)
+    const items = kind.includes('d') && LISTS.has(node.localName) ? itemsOf(node) : [node]
+    if (items[0] !== node) for (const item of items) listened.add(item)
+    else if (kind.includes('c') || kind.includes('d') || kind.includes('o')) listened.add(node)
   })
   return { listened, signals: { hover, drag, drop } }
 }

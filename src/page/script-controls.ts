@@ -3,8 +3,8 @@ import { callCache, remembered } from './layout.ts'
 
 // Controls that a page made clickable by script, found from what the browser shows of them without
 // running anything in the page's world. The signals:
-// - a click, press or touch listener on the element itself (Node reads them through CDP and hands the
-//   nodes over), a handler attribute (`onclick`, `onmousedown`, …), or the attribute a framework's
+// - a click, press, touch or drag listener on the element itself (Node reads them through CDP and hands
+//   the nodes over), `draggable="true"`, a handler attribute (`onclick`, `onmousedown`, …), or the attribute a framework's
 //   delegated handler looks for (`data-action`, `data-toggle`, `jsaction`, Alpine's `@click`, htmx's
 //   `hx-get`, …);
 // - `tabindex` ≥ 0 (focusable on purpose), a role that is clickable only with another signal
@@ -26,7 +26,7 @@ const HANDLER_ATTRIBUTES = [
 const HINTS = [
   // `x-on:click` and `@click` need their punctuation escaped in a selector.
   ...HANDLER_ATTRIBUTES.map((name) => `[${name.replace(/[:@]/g, '\\$&')}]`),
-  '[tabindex]', '[aria-pressed]', '[aria-expanded]', '[aria-checked]', '[aria-selected]', '[role]',
+  '[tabindex]', '[aria-pressed]', '[aria-expanded]', '[aria-checked]', '[aria-selected]', '[role]', '[draggable]',
 ].join(',')
 
 /** Roles that make an element a control only together with another signal (a grid's cell, a list's row). */
@@ -65,7 +65,8 @@ export function scriptSignal(el: Element, listened: ReadonlySet<Element>, hints:
   if (NEVER.has(el.localName)) return null
   if (listened.has(el)) return 'listener'
   if (!hints.has(el)) return null
-  if (hasHandlerAttribute(el)) return 'listener'
+  // A draggable element is picked up and dropped by a person: its dragstart handler needs no click.
+  if (hasHandlerAttribute(el) || attr(el, 'draggable') === 'true') return 'listener'
   if (focusable(el)) return 'focusable'
   if (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-expanded') || el.hasAttribute('aria-checked')) return 'state'
   return null
