@@ -8,7 +8,7 @@ import { scriptedModel, textModel, type ScriptStep, type SeenRequest } from './h
 
 // The inputs of inputs-chrome.test.ts on pages that swap, cover or move what the input is aimed at while
 // it happens: a field swapped as the pointer arrives, focus handed to another field or button, a menu
-// covered, a list's option or item swapped. Each page runs RUNS times and counts, in the page, every
+// covered, a list's option or item swapped, a password field swapped for a plain one as a secret is typed. Each page runs RUNS times and counts, in the page, every
 // trusted event on the element the input must never reach: each count must stay 0, and every run ends
 // with a stale decision (found before the input) or input_redirected (found during it), never success.
 
@@ -171,5 +171,24 @@ test('DRAG of a slider thumb covered by "Factory reset" as the pointer arrives: 
   for (const result of results) {
     t.not(result.status, 'success')
     t.regex(ending(result)[0] ?? '', /^stale: the browser's hit test found <div#reset> "Factory reset" at the target's point/)
+  }
+})
+
+test('TYPE_TEXT of a secret into a password field swapped for a plain one on focus: the secret never reaches it, the decision is stale', async (t) => {
+  const page = await chrome.page(t)
+  const secret = 'pa55-w0rd!'
+  const { totals, results } = await repeat(t, page, servers.site.url('sites/hostile/swap-password.html'), () =>
+    agent(page).goal('Sign in with %password%.', {
+      decisions: scriptedModel(once({ operation: 'TYPE_TEXT', target: 'Password' })).model,
+      text: textModel('%password%'),
+      checklist: false,
+      secrets: { password: secret },
+    }),
+  )
+  t.is(totals.decoy, 0)
+  for (const result of results) {
+    t.not(result.status, 'success')
+    t.regex(ending(result)[0] ?? '', /^stale: after focus: (detached|node changed)/)
+    t.false(JSON.stringify(result).includes(secret))
   }
 })
