@@ -36,6 +36,12 @@ export const LIMITS = {
   elementBudget: 26_000,
   /** Slots kept for child-frame controls when the cap binds: consent banners live in frames. */
   frameReserve: 50,
+  /**
+   * Scroll containers offered, across frames, and reported by each frame: innermost first, around the
+   * first offered controls and text. Each is an option of both scroll questions and a handle kept, and
+   * every small scrolling box counts (a textarea, a list box, a comment's overflow box), so a page of
+   * hundreds of them would otherwise fill the request and the handles with boxes no one reads.
+   */
   maxScrollers: 10,
   /** Names of left-out controls told to the model (with counts), across frames. */
   omittedNames: 8,

@@ -1,4 +1,5 @@
 import { composedParent } from './dom.ts'
+import { isField, layoutName } from './layout-names.ts'
 import { nameOf, roleOf } from './names.ts'
 import { HEADINGS } from './nearby.ts'
 import { nodeIdOf, type Registry } from './node-ids.ts'
@@ -6,31 +7,59 @@ import { clip, textOf } from './text.ts'
 import { round, visibility } from './visibility.ts'
 import type { RawScroller } from './types.ts'
 
-// Tall scroll containers around what is visible (a docs sidebar, a results pane): the model may
-// scroll them by themselves.
+// Scroll containers around and at what is visible (a docs sidebar, a results pane, a textarea, a
+// list box): the model may scroll them by themselves, to read what they hold past their edge.
 
-/** The visible scroll containers that hold any of `starts`, innermost first, and their nodes. */
-export function scrollersAround(reg: Registry, starts: Element[]): { scrollers: RawScroller[]; scrollNodes: Element[] } {
+/**
+ * Two lines of text. A box that scrolls but shows less is a one-line ticker or a clipped label, not
+ * something a person reads by scrolling; and scrollByPage moves at least 40 pixels a step, a whole
+ * view of such a box.
+ */
+const MIN_HEIGHT = 40
+
+/** Content past the box's bottom by more than this: a few pixels of a descender or a border are no scrolling. */
+const SLACK = 8
+
+function scrollable(el: Element): boolean {
+  if (el.clientHeight < MIN_HEIGHT || el.scrollHeight <= el.clientHeight + SLACK) return false
+  // A textarea scrolls with its caret and the wheel whatever its overflow says (an autosizing one that
+  // hides its bar included), and scrollBy moves it.
+  if (el.localName === 'textarea') return true
+  const overflow = getComputedStyle(el).overflowY
+  return overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay'
+}
+
+/** What the model calls the container: a field by its name, as the element list names it; else its heading, else its text. */
+function nameOfScroller(el: Element): string {
+  const named = nameOf(el, roleOf(el), 40) || (isField(el) ? layoutName(el) : '')
+  if (named) return named
+  const heading = el.querySelector(HEADINGS)
+  return (heading ? textOf(heading, 60, null, false) : '') || textOf(el, 60, null, false)
+}
+
+/**
+ * The visible scroll containers at and around `starts` (each start itself, then its ancestors),
+ * innermost first, at most `max`, and their nodes. Starts come in the order the page offers them,
+ * so the cap keeps the containers of the first controls and text.
+ */
+export function scrollersAround(reg: Registry, starts: Element[], max: number): { scrollers: RawScroller[]; scrollNodes: Element[] } {
   const scrollers: RawScroller[] = []
   const scrollNodes: Element[] = []
   const visited = new Set<Node>()
   const pageScroller = document.scrollingElement ?? document.documentElement
   for (const start of starts) {
-    for (let node = composedParent(start); node && node.nodeType === 1; node = composedParent(node)) {
+    for (let node: Node | null = start; node && node.nodeType === 1; node = composedParent(node)) {
+      if (scrollers.length >= max) return { scrollers, scrollNodes }
       if (visited.has(node)) break
       visited.add(node)
       const el = node as Element
       if (el === pageScroller || el === document.body || el === document.documentElement) continue
-      if (el.clientHeight < 150 || el.scrollHeight <= el.clientHeight + 8) continue
-      const overflow = getComputedStyle(el).overflowY
-      if (overflow !== 'auto' && overflow !== 'scroll' && overflow !== 'overlay') continue
+      if (!scrollable(el)) continue
       const seen = visibility(el)
       if ('reason' in seen) continue
-      const heading = el.querySelector(HEADINGS)
-      const label = nameOf(el, roleOf(el), 40) || (heading ? textOf(heading, 60, null, false) : '') || textOf(el, 60, null, false)
       scrollers.push({
         nodeId: nodeIdOf(reg, el),
-        name: clip(label || el.localName, 40),
+        name: clip(nameOfScroller(el) || el.localName, 40),
         top: Math.round(el.scrollTop),
         up: el.scrollTop > 0,
         down: el.scrollTop + el.clientHeight < el.scrollHeight - 1,
