@@ -3,6 +3,7 @@ import type { AgentOptions, ChecklistItem, ConsentChoice, ReasoningLevel } from 
 import { cacheFromEnvironment, resolveCache, type CacheSettings } from './cache/cache-settings.ts'
 import { parseCallerChecklist } from './checklist/checklist-schema.ts'
 import { recordFromEnvironment, resolveRecord, type RecordSettings } from './record/record-settings.ts'
+import { parseSecrets, type Secret } from './secrets/placeholders.ts'
 import { UsageError } from './errors.ts'
 
 export const REASONING_LEVELS = ['provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
@@ -28,6 +29,8 @@ export interface Settings {
   cache: CacheSettings | false
   record: RecordSettings | false
   vision: boolean
+  /** Empty when none were given: models then see no placeholders, and a password field is a login wall. */
+  secrets: Secret[]
 }
 
 export const DEFAULTS: Settings = {
@@ -56,6 +59,7 @@ export const DEFAULTS: Settings = {
   record: false,
   // Off: an image costs input tokens on every request (README, "Vision").
   vision: false,
+  secrets: [],
 }
 
 const decisionModel = z.custom<object>(
@@ -94,6 +98,7 @@ const optionSchemas = {
   cache: resolvedBy(resolveCache),
   record: resolvedBy(resolveRecord),
   vision: z.boolean(),
+  secrets: resolvedBy(parseSecrets),
 } satisfies { [K in keyof Settings]: z.ZodType }
 
 /** An option checked by a resolver that throws an Error saying what was wrong. */
@@ -134,7 +139,9 @@ export function parseOptions(input: unknown, where = 'options'): Partial<Setting
     const result = optionSchemas[key as keyof Settings].safeParse(value)
     if (!result.success) {
       const issue = result.error.issues[0]?.message ?? 'invalid value'
-      throw new UsageError(`Invalid option "${key}" in ${where}: ${issue} (got ${showValue(value)}).`)
+      // A secret is never shown, even given in the wrong shape.
+      const got = key === 'secrets' ? '' : ` (got ${showValue(value)})`
+      throw new UsageError(`Invalid option "${key}" in ${where}: ${issue}${got}.`)
     }
     parsed[key as keyof Settings] = result.data
   }

@@ -1,9 +1,10 @@
 import test from 'ava'
 import { MockLanguageModelV4 } from 'ai/test'
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider'
-import { mergeSettings, type Settings } from '../src/options.ts'
+import { mergeSettings, parseOptions, type Settings } from '../src/options.ts'
 import { createLedger } from '../src/profiling/ledger.ts'
-import { writeText } from '../src/decision/write-text.ts'
+import { REQUEST_LIMITS } from '../src/decision/request-bounds.ts'
+import { textPrompt, writeText } from '../src/decision/write-text.ts'
 import { textResult, tokenUsage } from './helpers/language-models.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
@@ -102,4 +103,100 @@ test("text: 'local' types the text quoted in the goal", async (t) => {
     ledger: createLedger(),
   })
   t.is(text, 'bmw x3')
+})
+
+/** The JSON the text model reads, and the instructions above it, from a call of the mock model. */
+function sent(model: MockLanguageModelV4): { prompt: Record<string, unknown>; instructions: string } {
+  const messages = model.doGenerateCalls[0]!.prompt
+  const system = messages.find((message) => message.role === 'system')
+  const user = messages.find((message) => message.role === 'user')
+  const part = user && Array.isArray(user.content) ? user.content.find((candidate) => candidate.type === 'text') : undefined
+  if (!system || typeof system.content !== 'string' || !part || part.type !== 'text') throw new Error('no instructions or prompt text')
+  return { prompt: JSON.parse(part.text) as Record<string, unknown>, instructions: system.content }
+}
+
+const orderPage = pageObservation({
+  url: 'https://shop.test/order',
+  title: 'Order',
+  text: 'Your order number is A-1042.',
+  elements: [
+    observedElement('e1', { role: 'textbox', name: 'Order number', tag: 'input', type: 'text', value: 'A-1042', operations: ['type'] }),
+    observedElement('e2', { role: 'textbox', name: 'Empty', tag: 'input', type: 'text', value: '', operations: ['type'] }),
+    observedElement('e3', { role: 'button', name: 'Send' }),
+    observedElement('e4', { role: 'textbox', name: 'Reference', tag: 'input', type: 'text', value: '', operations: ['type'] }),
+  ],
+})
+
+test('the request carries the page text and the other fields’ values, and says to copy from them when the goal asks', async (t) => {
+  const model = new MockLanguageModelV4({ doGenerate: result('{"text":"A-1042"}') })
+  await writeText({
+    goal: 'Copy the order number shown on the page into the Reference box.',
+    observation: orderPage,
+    target: orderPage.elements[3]!,
+    recent: [],
+    settings: mergeSettings({ text: model }),
+    ledger: createLedger(),
+  })
+  const { prompt, instructions } = sent(model)
+  t.deepEqual(prompt.other_fields, [{ name: 'Order number', value: 'A-1042' }], 'fields with a value, the target and empty ones left out')
+  t.like(prompt.page, { text: 'Your order number is A-1042.' })
+  t.regex(instructions, /Take values from the goal\. When the goal says to copy or use something shown on the page, take it from the page text or from the other fields' values/)
+  t.false('secrets' in prompt)
+  t.notRegex(instructions, /placeholder/, 'no secrets, no word of them')
+})
+
+test('at most 30 other fields are carried, each value clipped', (t) => {
+  const elements = Array.from({ length: 40 }, (_, i) =>
+    observedElement(`e${i + 1}`, { role: 'textbox', name: `Field ${i + 1}`, tag: 'input', type: 'text', value: `${i + 1}:${'v'.repeat(1_000)}`, operations: ['type'] }),
+  )
+  const observation = pageObservation({ url: 'https://shop.test/', elements })
+  const prompt = textPrompt({ goal: 'Copy field 2 into field 1.', observation, target: elements[0]!, recent: [] })
+  const fields = prompt.other_fields as { name: string; value: string }[]
+  t.is(fields.length, 30)
+  t.deepEqual(fields.map((field) => field.name), elements.slice(1, 31).map((element) => element.name))
+  t.true(fields.every((field) => field.value.length <= 300 && /\(1,00\d characters\)$/.test(field.value)), fields[0]!.value)
+})
+
+test('on a huge page the request keeps within the bound: text, then history, then the last other fields give way, never the goal', (t) => {
+  const elements = Array.from({ length: 40 }, (_, i) =>
+    observedElement(`e${i + 1}`, { role: 'textbox', name: 'n'.repeat(80), tag: 'input', type: 'text', value: 'v'.repeat(1_000), operations: ['type'] }),
+  )
+  // Control characters: six characters each in JSON, the costliest text a page can hold.
+  const observation = pageObservation({ url: 'https://shop.test/', text: '\u0001'.repeat(6_000), elements })
+  const recent = Array.from({ length: 12 }, () => ({ operation: 'TYPE_TEXT' as const, targetName: 'n', text: 't'.repeat(2_000), outcome: 'page_changed' as const, detail: 'd'.repeat(2_000) }))
+  const goal = `Copy the first field. ${'g'.repeat(25_000)}`
+  const prompt = textPrompt({ goal, observation, target: elements[0]!, recent })
+  const size = JSON.stringify(prompt).length
+  t.true(size <= REQUEST_LIMITS.maxChars, `the text prompt is ${size} characters`)
+  t.is(prompt.goal, goal)
+  t.is((prompt.page as { text: string }).text, '')
+  t.deepEqual(prompt.recent_actions, [])
+  const fields = prompt.other_fields as { name: string }[]
+  t.true(fields.length > 0 && fields.length < 30, `${fields.length} other fields`)
+
+  const roomy = textPrompt({ goal: 'Copy the first field.', observation, target: elements[0]!, recent })
+  t.is((roomy.other_fields as unknown[]).length, 30, 'with a short goal every field fits once the text has given way')
+  t.true((roomy.page as { text: string }).text.length < 6_000)
+  t.true(JSON.stringify(roomy).length <= REQUEST_LIMITS.maxChars)
+})
+
+test('with secrets the request lists their placeholders, never their values, and says to write one where a secret is needed', async (t) => {
+  const login = pageObservation({
+    url: 'https://shop.test/login',
+    elements: [observedElement('e1', { role: 'textbox', name: 'Password', tag: 'input', type: 'password', value: '', operations: ['type'] })],
+  })
+  const model = new MockLanguageModelV4({ doGenerate: result('{"text":"%password%"}') })
+  const { text } = await writeText({
+    goal: 'Sign in.',
+    observation: login,
+    target: login.elements[0]!,
+    recent: [],
+    settings: mergeSettings(parseOptions({ text: model, secrets: { username: 'ada', password: 'hunter2' } })),
+    ledger: createLedger(),
+  })
+  t.is(text, '%password%', 'the placeholder comes back as written: the loop fills it when typing')
+  const { prompt, instructions } = sent(model)
+  t.deepEqual(prompt.secrets, ['%username%', '%password%'])
+  t.regex(instructions, /write its placeholder from "secrets" exactly/)
+  t.false(JSON.stringify(model.doGenerateCalls).includes('hunter2'))
 })

@@ -1,12 +1,14 @@
 import type { JSONObject } from '@ai-sdk/provider'
 import { z } from 'zod'
+import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { generateJson } from '../models/call-language-model.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../profiling/ledger.ts'
+import { listPlaceholders } from '../secrets/placeholders.ts'
 import type { RecentAction } from './decision.ts'
 import { compact, tellRecent } from './decision-request.ts'
-import { dropFirst, fitRequest, shortenText, sizeOf, type Part } from './request-bounds.ts'
+import { dropFirst, dropLast, fitRequest, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
 // The value typed for TYPE_TEXT, written by the text model. Anything but exactly `{ "text": "…" }`
 // with a usable string fails closed: nothing is typed.
@@ -22,10 +24,22 @@ const replySchema = z.strictObject({
     .refine((text) => text.trim().length > 0, 'must not be empty'),
 })
 
+/** Other fields' values the request carries: enough for a form, and a page of inputs cannot grow it. */
+export const OTHER_FIELDS = 30
+/** Characters of another field's value: enough to copy a number or a line; the field typed into is sent as observed. */
+export const OTHER_FIELD_VALUE = 300
+
 const INSTRUCTIONS = [
   'You write the exact text to type into one field of a web page, to move it toward the goal.',
-  'Take values from the goal. Do not invent personal information.',
+  'Take values from the goal. When the goal says to copy or use something shown on the page, take it from the page text or from the other fields\' values (other_fields), exactly as shown.',
+  'Do not invent personal information.',
   'Reply with exactly one JSON object {"text": "..."} and nothing else.',
+].join('\n')
+
+// Only with `secrets`: the model writes a placeholder, and the executor types the value it stands for.
+const SECRET_INSTRUCTIONS = [
+  'Where the field needs one of the secrets (a login name, a password…), write its placeholder from "secrets" exactly, such as %password%, in its place.',
+  'The real value is typed for you; never guess or invent a secret.',
 ].join('\n')
 
 export interface WriteTextInput {
@@ -44,20 +58,24 @@ export interface WrittenText {
 
 export async function writeText(input: WriteTextInput): Promise<WrittenText> {
   const started = performance.now()
+  const placeholders = listPlaceholders(input.settings.secrets)
   const reply = await generateJson({
     settings: input.settings,
     ledger: input.ledger,
     purpose: 'text',
-    instructions: INSTRUCTIONS,
-    prompt: JSON.stringify(textPrompt(input)),
+    instructions: placeholders.length > 0 ? `${INSTRUCTIONS}\n${SECRET_INSTRUCTIONS}` : INSTRUCTIONS,
+    prompt: JSON.stringify(textPrompt({ ...input, placeholders })),
     schema: replySchema,
     maxOutputTokens: TEXT_MAX_OUTPUT_TOKENS,
   })
   return { text: reply.text, textMs: Math.round(performance.now() - started) }
 }
 
-/** What the text model reads: the goal, the field, the page and the history, within the request bound. */
-export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 'target' | 'recent'>): JSONObject {
+/**
+ * What the text model reads, within the request bound: the goal, the field, the secrets' placeholders
+ * when there are any, the page with its text and the other fields' values (to copy from), and the history.
+ */
+export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 'target' | 'recent'> & { placeholders?: string[] }): JSONObject {
   const { observation, target } = input
   const field = compact({
     role: target.role,
@@ -67,12 +85,30 @@ export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 
     form: target.form,
     nearby: target.nearby,
   })
-  // The page's text gives way first, then the oldest of the history, as in the decision request.
+  const secrets = input.placeholders?.length ? { secrets: input.placeholders } : {}
+  // The page's text gives way first, then the oldest of the history, as in the decision request, then
+  // the last of the other fields; only the goal and the field itself never do.
   const text: Part<string> = { value: observation.text }
   const recent: Part<JSONObject[]> = { value: tellRecent(input.recent) }
+  const fields: Part<JSONObject[]> = { value: otherFields(observation, target) }
   return fitRequest(
-    () => ({ goal: input.goal, field, page: { url: observation.url, title: observation.title, text: text.value }, recent_actions: recent.value }),
+    () => ({
+      goal: input.goal,
+      field,
+      ...secrets,
+      page: { url: observation.url, title: observation.title, text: text.value },
+      other_fields: fields.value,
+      recent_actions: recent.value,
+    }),
     sizeOf,
-    [shortenText(text), dropFirst(recent)],
+    [shortenText(text), dropFirst(recent), dropLast(fields, (item) => item)],
   )
+}
+
+/** The other controls that hold a value, in the page's order, as `{ name, value }`: what a goal may say to copy. */
+function otherFields(observation: Observation, target: ObservedElement): JSONObject[] {
+  return observation.elements
+    .filter((element) => element.id !== target.id && element.value !== undefined && element.value !== '')
+    .slice(0, OTHER_FIELDS)
+    .map((element) => ({ name: element.name, value: clip(element.value!, OTHER_FIELD_VALUE) }))
 }

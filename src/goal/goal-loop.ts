@@ -20,6 +20,8 @@ import type { RunRecorder } from '../record/run-recorder.ts'
 import { captureViewport, JPEG_QUALITY, type Shot } from '../browser/viewport-screenshot.ts'
 import { SOURCE_QUALITY } from '../vision/badged-screenshot.ts'
 import { onElement } from '../operations.ts'
+import { fillPlaceholders } from '../secrets/placeholders.ts'
+import { scrubberOf, scrubError, scrubObservation, type Scrub } from '../secrets/scrub.ts'
 import { logStep } from '../profiling/log.ts'
 import { failureTag, type Phase } from './failure-tag.ts'
 import { actionDetail, pendingAction, recentAction } from './tell-step.ts'
@@ -27,7 +29,7 @@ import { confidenceShortfall } from './confidence.ts'
 import { startChecklist, type GoalChecklist } from './goal-checklist.ts'
 import { observeSettled, type Observe } from './observe-settled.ts'
 import { pageBlock } from './page-blockers.ts'
-import { NO_CHANGE_LIMIT, NoChangeGuard, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
+import { NO_CHANGE_LIMIT, NoChangeGuard, pageChanged, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
 import { beginReplayedStep, beginStep, type Step } from './step.ts'
 
 /** An action is risky (payment, purchase, deletion, sending) when the model rates it at least this likely to be. */
@@ -81,6 +83,8 @@ class GoalRun {
   readonly #parts: GoalParts
   readonly #ledger: Ledger
   readonly #recorder: RunRecorder | undefined
+  /** Replaces the `secrets` values in whatever the page hands over; the identity without secrets. */
+  readonly #scrub: Scrub
   readonly #trace: TraceEntry[] = []
   readonly #recent: RecentAction[] = []
   readonly #noChange = new NoChangeGuard()
@@ -113,6 +117,7 @@ class GoalRun {
     this.#parts = parts
     this.#ledger = ledger
     this.#recorder = recorder
+    this.#scrub = scrubberOf(settings.secrets)
   }
 
   async run(): Promise<LoopOutcome> {
@@ -124,7 +129,7 @@ class GoalRun {
       // mouse move held by Chrome for about 5 s: the page the agent acts on behaves as focused.
       await run.race(this.#page.emulateFocusedPage(true))
       // The entry is found by the page the goal starts on, before anything moves it.
-      if (this.#settings.cache) this.#replay = await run.race(GoalReplay.open(this.#settings.cache, this.#goal, this.#page.url()))
+      if (this.#settings.cache) this.#replay = await run.race(GoalReplay.open(this.#settings.cache, this.#goal, this.#scrub(this.#page.url())))
       // Before the first observation, so the model never sees the banner; it never fails the run.
       if (this.#settings.consent) this.#consent = await run.race(dismissConsent(this.#page, this.#settings.consent))
       await this.#observe([])
@@ -160,7 +165,7 @@ class GoalRun {
   /** Decide: the page's blockers and the decision budget, then one decision request and its confidence. */
   async #decide(observation: Observation): Promise<{ step: Step; checklist: GoalChecklist }> {
     const settings = this.#settings
-    const block = pageBlock(observation)
+    const block = pageBlock(observation, { canLogIn: settings.secrets.length > 0 })
     if (block) this.#stop(block.reason, block.message)
     if (this.#decisions >= settings.maxDecisions) {
       this.#stop('step_budget', `Used all ${settings.maxDecisions} decision requests (maxDecisions) before the goal was met.`)
@@ -213,7 +218,7 @@ class GoalRun {
     if (this.#steps >= this.#settings.maxSteps) {
       this.#stop('step_budget', `Used all ${this.#settings.maxSteps} actions (maxSteps) before the goal was met; the model then chose ${step.named}.`)
     }
-    if (onElement(operation) && !step.element) {
+    if (onElement(operation, step.decision.target) && !step.element) {
       throw new Error(`The decision chose ${step.named}, which is not an element of the current observation.`)
     }
   }
@@ -267,7 +272,8 @@ class GoalRun {
       snapshot,
       decision: step.decision,
       element: step.element,
-      text,
+      // The one place a secret's value replaces its placeholder: everything else keeps the placeholder.
+      text: text === undefined ? undefined : fillPlaceholders(text, this.#settings.secrets),
       waitMs: this.#settings.waitMs,
       signal: this.#run.signal,
       checkFreshness: this.#parts.checkFreshness,
@@ -282,12 +288,12 @@ class GoalRun {
 
   /** Record: the dialogs and popups the action brought, and its outcome, told to the next request. */
   async #record(step: Step, outcome: ActionOutcome, text: string | undefined): Promise<void> {
-    const dialogs = this.#events!.takeDialogs()
-    const popups = this.#events!.takePopups()
+    const dialogs = this.#events!.takeDialogs().map((dialog) => ({ ...dialog, message: this.#scrub(dialog.message) }))
+    const popups = this.#takePopups()
     if (dialogs.length > 0) step.entry.dialogs = dialogs
     if (popups.length > 0) step.entry.popups = popups
     if (!outcome.acted && 'redirected' in outcome) {
-      this.#stop('input_redirected', `The input of ${step.named} did not land on its target: ${outcome.redirected}.`)
+      this.#stop('input_redirected', `The input of ${step.named} did not land on its target: ${this.#scrub(outcome.redirected)}.`)
     }
     if (outcome.acted) await this.#acted(step, text, dialogs, popups)
     else await this.#discardStale(step, outcome.stale, popups)
@@ -309,17 +315,19 @@ class GoalRun {
     this.#replay?.record(step, text, step.replay !== undefined)
     const before = step.observation
     const after = (await this.#observe(popups)).observation
-    const changed = after.signature !== before.signature || after.url !== before.url
+    const changed = pageChanged(step.decision.operation, step.element, before, after)
     step.entry.pageChanged = changed
     const outcome = dialogs.length > 0 ? 'dialog' : changed ? 'page_changed' : 'no_change'
     this.#remember(step, outcome, actionDetail(before, after, dialogs, popups), text)
-    if (this.#noChange.record(step.identity, before, changed)) {
+    if (this.#noChange.record(step.decision.operation, step.identity, before, changed)) {
       this.#stop('no_change', `${NO_CHANGE_LIMIT} actions in a row left the page as it was (the last was ${step.named}).`)
     }
   }
 
   /** A stale decision spent a request, not an action: it is discarded and the page observed again. */
-  async #discardStale(step: Step, reason: string, popups: string[] = []): Promise<false> {
+  async #discardStale(step: Step, pageReason: string, popups: string[] = []): Promise<false> {
+    // A reason may name what the page put in the target's place.
+    const reason = this.#scrub(pageReason)
     step.entry.stale = true
     step.entry.staleReason = reason
     if (step.replay) this.#replay!.handOver(`the replayed ${step.named} was stale: ${reason}`)
@@ -371,9 +379,9 @@ class GoalRun {
   async #declined(step: Step, text: string | undefined): Promise<false> {
     if (step.replay) this.#replay!.handOver(`approve declined the replayed ${step.named}`)
     this.#remember(step, 'declined', 'approve() declined this action; it is not offered again until the page changes', text)
-    this.#noChange.ignore(step.identity, step.observation)
+    this.#noChange.ignore(step.decision.operation, step.identity, step.observation)
     this.#staleStreak.fresh()
-    await this.#observe(this.#events!.takePopups())
+    await this.#observe(this.#takePopups())
     return false
   }
 
@@ -385,12 +393,20 @@ class GoalRun {
     const started = performance.now()
     const observing = observeSettled(this.#parts.observe, this.#page, { previous: this.#snapshot, popups })
     this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
+    // Scrubbed as it enters the run: every reader after this (requests, checklist, cache, recording,
+    // trace) sees placeholders, never a value the page echoes.
+    if (this.#settings.secrets.length > 0) this.#snapshot.observation = scrubObservation(this.#snapshot.observation, this.#scrub)
     this.#observeMs = Math.round(performance.now() - started)
     // A recording's screenshot is taken while the model is asked; vision shares it, or takes its own
     // only for a step the model decides (a step replayed from the cache needs no image).
     this.#shot = this.#recorder ? captureViewport(this.#page, this.#settings.vision ? SOURCE_QUALITY : JPEG_QUALITY) : undefined
     if (this.#shot) this.#recorder!.capture(this.#snapshot.observation, this.#shot)
     return this.#snapshot
+  }
+
+  /** The URLs of tabs the page opened since the last call, scrubbed: a URL may carry a typed value. */
+  #takePopups(): string[] {
+    return this.#events!.takePopups().map(this.#scrub)
   }
 
   #stop(reason: BlockedReason, message: string): never {
@@ -422,7 +438,8 @@ class GoalRun {
       verified: status === 'success' && checklist?.verified() === true,
     }
     if (error !== undefined) {
-      outcome.error = toError(error)
+      // Whatever was thrown may quote the page (a frame's URL, a node's text).
+      outcome.error = scrubError(toError(error), this.#scrub)
       outcome.failure = failureTag(outcome.error, { phase: this.#phase, callerAborted: this.#callerSignal?.aborted === true })
     }
     if (this.#snapshot) outcome.observation = this.#snapshot.observation

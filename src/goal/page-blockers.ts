@@ -10,11 +10,12 @@ export interface PageBlock {
 const ORDER: Blocker['kind'][] = ['no_body', 'captcha', 'password', 'file_input', 'canvas']
 
 /**
- * What on the observed page stops the run before any decision: a new tab, human verification, a login,
- * or a surface the agent cannot read or act on (a canvas is one only when it is most of the viewport, as
- * the collector reports it). These stop the whole run, even when unrelated to the goal.
+ * What on the observed page stops the run before any decision: a new tab, human verification, a login
+ * (unless the caller gave `secrets` to log in with), or a surface the agent cannot read or act on (a
+ * canvas is one only when it is most of the viewport, as the collector reports it). These stop the
+ * whole run, even when unrelated to the goal.
  */
-export function pageBlock(observation: Observation): PageBlock | undefined {
+export function pageBlock(observation: Observation, options: { canLogIn?: boolean } = {}): PageBlock | undefined {
   // The goal may well go on in the new tab, which the agent does not follow: going on here could end in
   // a success that never happened.
   if (observation.popups.length > 0) {
@@ -23,7 +24,8 @@ export function pageBlock(observation: Observation): PageBlock | undefined {
       message: `The page opened a new tab (${observation.popups.join(', ')}); the agent works in one tab and does not follow it.`,
     }
   }
-  const blocker = ORDER.map((kind) => observation.blockers.find((found) => found.kind === kind)).find(Boolean)
+  const kinds = options.canLogIn ? ORDER.filter((kind) => kind !== 'password') : ORDER
+  const blocker = kinds.map((kind) => observation.blockers.find((found) => found.kind === kind)).find(Boolean)
   if (!blocker) return undefined
   const where = blocker.frame > 0 ? ` in a frame (${observation.frames[blocker.frame]?.url ?? 'unknown URL'})` : ''
   switch (blocker.kind) {

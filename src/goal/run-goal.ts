@@ -10,6 +10,7 @@ import { showValue, mergeSettings, parseOptions, type Settings } from '../option
 import { createGoalProfiling } from '../profiling/goal-profiling.ts'
 import { createLedger, summarizeCost, summarizeTiming, type Ledger } from '../profiling/ledger.ts'
 import { RunRecorder, type FinishedRun } from '../record/run-recorder.ts'
+import { scrubberOf } from '../secrets/scrub.ts'
 import { startChecklist } from './goal-checklist.ts'
 import { runGoalLoop, type GoalParts, type LoopOutcome } from './goal-loop.ts'
 
@@ -29,12 +30,14 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
     throw new UsageError(`goal() needs the goal as a non-empty string, got ${showValue(goal)}.`)
   }
   const settings = mergeSettings(defaults, parseOptions(options, 'goal options'))
+  // A goal that spells out a secret is sent, recorded and cached with its placeholder instead.
+  const told = scrubberOf(settings.secrets)(goal.trim())
   const lock = lockPage(page, 'goal')
   try {
     const started = performance.now()
     const ledger = createLedger()
-    const recorder = settings.record ? new RunRecorder(settings.record, page, 'goal', goal.trim()) : undefined
-    const outcome = await runGoalLoop(page, goal.trim(), settings, PARTS, ledger, recorder)
+    const recorder = settings.record ? new RunRecorder(settings.record, page, 'goal', told) : undefined
+    const outcome = await runGoalLoop(page, told, settings, PARTS, ledger, recorder)
     const totalMs = performance.now() - started
     const result: GoalResult = {
       status: outcome.status,
@@ -44,7 +47,7 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
       checklist: outcome.checklist,
       verified: outcome.verified,
       profiling: createGoalProfiling({
-        goal: goal.trim(),
+        goal: told,
         status: outcome.status,
         ledger,
         observation: outcome.observation,
@@ -59,7 +62,7 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
     if (outcome.failure) result.failure = outcome.failure
     if (outcome.consent) result.consent = outcome.consent
     if (recorder) {
-      const report = await recorder.finish(resultLine(goal.trim(), outcome, ledger, totalMs))
+      const report = await recorder.finish(resultLine(told, outcome, ledger, totalMs))
       if (report) result.report = report
     }
     return result
