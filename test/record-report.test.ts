@@ -8,7 +8,10 @@ import type { Page } from 'puppeteer-core'
 import { readRun, writeReport } from '../src/record/read-run.ts'
 import { renderReport } from '../src/record/report-html.ts'
 import type { Box, ResultLine, RunLine, StepLine } from '../src/record/run-lines.ts'
+import type { TraceEntry } from '../types/index.d.ts'
+import { stepLine } from '../src/record/step-line.ts'
 import { useChrome } from './helpers/chrome.ts'
+import { pageObservation } from './helpers/observations.ts'
 
 // The report as a person gets it: a run folder with run.jsonl and real JPEGs of a page whose layout
 // the test knows, rendered, then opened from disk in real Chrome.
@@ -249,6 +252,27 @@ test('a target outside the screenshot is said in words, not boxed', (t) => {
   t.false(html.includes('class="target-box"'))
   t.true(html.includes('The target is below the visible part of the page.'))
   t.regex(html, /Unfinished/)
+})
+
+test('a key pressed and a drop target are said beside the operation, the page\'s names escaped', (t) => {
+  const html = renderReport([
+    step({ step: 1, operation: 'PRESS', target: { id: 'e2', name: 'Search' }, key: 'Enter' }),
+    step({ step: 2, operation: 'DRAG', target: { id: 'e5', name: 'Item C' }, to: HOSTILE_NAME }),
+  ])
+  t.true(html.includes('<q>Search</q> <kbd>Enter</kbd>'))
+  t.true(html.includes('<q>Item C</q> → <q>&lt;img src=x onerror=alert(2)&gt;</q>'))
+  t.false(html.includes(HOSTILE_NAME))
+})
+
+test('run.jsonl keeps the key PRESS pressed and where DRAG dropped, from the trace entry', (t) => {
+  const observation = pageObservation({ url: 'http://shop.test/' })
+  const line = (entry: Partial<TraceEntry> & Pick<TraceEntry, 'operation'>) =>
+    stepLine(
+      { entry: { request: 1, step: 1, stale: false, pageChanged: true, decisionMs: 1, url: observation.url, ...entry }, decision: { operation: entry.operation, decisionMs: 1 }, observation, element: undefined },
+      { calls: [], typedValues: true, recordMs: 0 },
+    )
+  t.like(line({ operation: 'PRESS', target: 'page', key: 'Escape' }), { key: 'Escape', target: { id: 'page' } })
+  t.like(line({ operation: 'DRAG', target: 'e5', targetName: 'Item C', to: 'right-25' }), { to: 'right-25', target: { id: 'e5', name: 'Item C' } })
 })
 
 test('readRun names the line that is not a run line', async (t) => {
