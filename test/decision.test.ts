@@ -430,6 +430,25 @@ test('decisions: false resolves SELECT pairs and reports risk', async (t) => {
   t.like(await run(), { operation: 'SELECT', target: 'e4', option: 'o2', risk: 1 })
 })
 
+test('decisions: false reads PRESS\'s key, and stops on a key not in the list before any input', async (t) => {
+  t.like(await textDecider('{"operation":"PRESS","target":"page","key":"Escape","risky":false}').run(), { operation: 'PRESS', target: 'page', key: 'Escape', risk: 0 })
+  const typed = await t.throwsAsync(textDecider('{"operation":"PRESS","target":"page","key":"rm -rf","risky":false}').run())
+  t.regex(typed!.message, /answered "rm -rf" to press_key for PRESS, which is not one of its options \(Enter, Escape/)
+  const none = await t.throwsAsync(textDecider('{"operation":"PRESS","target":"page","risky":false}').run())
+  t.regex(none!.message, /answered null to press_key/)
+})
+
+test('the decision model\'s PRESS reads its key head; a key head it did not use is never checked', async (t) => {
+  const keys = [...PRESS_KEYS]
+  const { decision } = await decideWith({
+    answers: answers({ operation: choice(OFFERED, 'PRESS'), press_key: choice(keys, 'Tab', 0.6) }),
+  })
+  t.like(decision, { operation: 'PRESS', target: 'page', key: 'Tab' })
+  const click = await decideWith({ answers: answers({ press_key: { type: 'choice', choice: 'nonsense', probabilities: {} } }) })
+  t.is(click.decision.key, undefined)
+  t.is(click.decision.operation, 'CLICK')
+})
+
 test('decisions: false ignores a target sent with WAIT or DONE', async (t) => {
   const wait = await textDecider('{"operation":"WAIT","target":"e1","risky":false}').run()
   t.deepEqual({ ...wait, decisionMs: 0 }, { operation: 'WAIT', decisionMs: 0 })
