@@ -72,6 +72,8 @@ export interface OperationSpec {
   activates: boolean
   /** Ends the run: DONE when the goal is met, BLOCKED when it cannot be. */
   ends: boolean
+  /** How long the page must stay quiet after it before it is observed, when longer than the executor's default. */
+  quietMs?: number
 }
 
 // The order is the request's: target questions follow it, and the operation question lists the
@@ -129,6 +131,9 @@ export const OPERATIONS = {
     input: true,
     activates: false,
     ends: false,
+    // Menus and tooltips often open after a hover-intent delay (100–300 ms), so that a pointer passing
+    // by does not open them: the page is observed once it has been quiet for longer than that.
+    quietMs: 350,
   },
   DRAG: {
     target: { kind: 'element', capability: 'drag' },

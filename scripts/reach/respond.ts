@@ -41,7 +41,7 @@ export interface Probe {
 
 export interface Precision {
   probes: Probe[]
-  /** Offered elements left unprobed: beyond the cap of MAX_PROBED a page, or all when probing failed. */
+  /** Offered elements left unprobed: beyond the cap of MAX_PROBED a page, offered only for what a click cannot show (a drag), or all when probing failed. */
   skipped: number
   /** Why no element could be probed, when none could. */
   error?: string
@@ -55,8 +55,13 @@ interface Heard {
   popup: boolean
 }
 
+/** The operations whose response a click or typing shows. */
+const PROBED_BY = new Set(['click', 'type', 'select', 'submit'])
+
 export async function probeCase(browser: Browser, url: string, offered: readonly Offered[]): Promise<Precision> {
-  const targets = offered.slice(0, MAX_PROBED)
+  // A click or a typed key is how the probe asks; a control offered only to drag, to take keys or to
+  // choose from (a draggable card, a listbox keeping focus) has nothing a click would show.
+  const targets = offered.filter((element) => element.operations.some((operation) => PROBED_BY.has(operation))).slice(0, MAX_PROBED)
   const probes: Probe[] = []
   let tab: Tab | undefined
   let noise = new Map<string, string[]>()

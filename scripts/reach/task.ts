@@ -7,8 +7,8 @@ import type { ReachCase } from './load-cases.ts'
 import { oracle } from './oracle.ts'
 
 // The case's task, through the whole library: agent.goal on a fresh load with the oracle deciding
-// and typing. Completed only when the goal succeeded AND the page shows the case's done text: the
-// oracle's DONE is a claim, the page is the proof.
+// and typing, with the case's secrets if it has any. Completed only when the goal succeeded AND the
+// page shows the case's done text: the oracle's DONE is a claim, the page is the proof.
 
 const GOAL_TIMEOUT_MS = 20_000
 
@@ -41,6 +41,8 @@ export async function runTask(browser: Browser, url: string, reachCase: ReachCas
         checklist: false,
         maxSteps: 10,
         signal: abort.signal,
+        // Only when the case has them: a library without the option refuses every unknown one.
+        ...(reachCase.task.secrets ? { secrets: reachCase.task.secrets } : {}),
       }),
     )
     const path = goal.trace.map((entry) => `${entry.operation}${entry.targetName ? ` "${entry.targetName}"` : ''}${entry.stale ? ' (stale)' : ''}`).join(' > ')

@@ -1,6 +1,7 @@
 import { act, type ActionInput, type ActionOutcome } from './act.ts'
 import { watchActivity } from './page-activity.ts'
-import { settle } from './settle.ts'
+import { specOf } from '../operations.ts'
+import { settle, SETTLE_BOUNDS } from './settle.ts'
 
 /** Races a promise against the run's end; the goal loop passes its run signal's. */
 export type Race = <T>(promise: Promise<T>) => Promise<T>
@@ -27,7 +28,8 @@ export async function perform(input: ActionInput, race: Race): Promise<Performed
     const outcome = await race(
       (async () => {
         const outcome = await act(input)
-        if (outcome.acted && !waiting) await settle(input.page, activity, outcome.frames)
+        const { quietMs } = specOf(input.decision.operation)
+        if (outcome.acted && !waiting) await settle(input.page, activity, outcome.frames, quietMs ? { ...SETTLE_BOUNDS, quietMs } : SETTLE_BOUNDS)
         return outcome
       })(),
     )

@@ -1,7 +1,8 @@
 import type { ElementCapability } from '../operations.ts'
-import { inputType } from './dom.ts'
+import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
-import { COMPOSITE_ROLES, focusableComposite, multipleListbox } from './names.ts'
+import { COMPOSITE_ROLES, focusableComposite, isCandidate, multipleListbox } from './names.ts'
+import { hasHandlerAttribute } from './script-controls.ts'
 
 // What a person can do with a control besides clicking it: type into it, choose from it, submit it,
 // press keys in it, hover it, drag it, drop something on it. Read from the markup, from the listeners
@@ -22,12 +23,13 @@ const KEY_ROLES = new Set([
 
 /** The elements Node saw a listener on, by what the listener is for. */
 export interface InputSignals {
+  click: ReadonlySet<Element>
   hover: ReadonlySet<Element>
   drag: ReadonlySet<Element>
   drop: ReadonlySet<Element>
 }
 
-export const NO_SIGNALS: InputSignals = { hover: new Set(), drag: new Set(), drop: new Set() }
+export const NO_SIGNALS: InputSignals = { click: new Set(), hover: new Set(), drag: new Set(), drop: new Set() }
 
 /** Ancestors whose hover or drop listener a control shares: hovering a menu's label hovers its item too. */
 const ANCESTOR_REACH = 3
@@ -50,21 +52,29 @@ export function takesText(el: Element, role: string): boolean {
   return tag === 'textarea' || isEditable(el) || role === 'textbox' || role === 'searchbox'
 }
 
+/** A field whose text can be read and selected but not changed. */
+function readOnly(el: Element): boolean {
+  return (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true'
+}
+
 /** What the markup alone says can be done to the control. */
-function basic(el: Element, role: string): ElementCapability[] {
+function basic(el: Element, role: string, signals: InputSignals): ElementCapability[] {
   const tag = el.localName
   const type = inputType(el)
   if (tag === 'select') return ['select']
+  // A read-only field is clicked into (to select or copy its text), never typed into.
   if (tag === 'input') {
-    if (TEXT_INPUTS.has(type)) return ['click', 'type', 'submit']
-    if (DATE_INPUTS.has(type)) return ['click', 'type']
+    if (TEXT_INPUTS.has(type)) return readOnly(el) ? ['click'] : ['click', 'type', 'submit']
+    if (DATE_INPUTS.has(type)) return readOnly(el) ? ['click'] : ['click', 'type']
     return ['click']
   }
-  if (takesText(el, role)) return ['click', 'type']
+  if (takesText(el, role)) return readOnly(el) ? ['click'] : ['click', 'type']
   // A listbox's options are chosen through it; a listbox or menu that keeps focus is driven by keys,
   // and a click goes to one of its items.
   if (role === 'listbox') return ['select']
   if (COMPOSITE_ROLES.has(role) && (focusableComposite(el) || multipleListbox(el))) return []
+  // An element offered only for being draggable is picked up, not clicked.
+  if (attr(el, 'draggable') === 'true' && !isCandidate(el) && !signals.click.has(el) && !hasHandlerAttribute(el)) return []
   return ['click']
 }
 
@@ -166,7 +176,7 @@ function hoverable(el: Element, signals: InputSignals): boolean {
 
 /** What can be done to the control, in the operations table's terms. */
 export function capabilitiesOf(el: Element, role: string, signals: InputSignals = NO_SIGNALS): ElementCapability[] {
-  const capabilities = basic(el, role)
+  const capabilities = basic(el, role, signals)
   if (takesKeys(el, role)) capabilities.push('press')
   if (hoverable(el, signals)) capabilities.push('hover')
   const drags = draggable(el, role, signals)

@@ -137,11 +137,13 @@ function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
  */
 function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened: Set<Element>; signals: InputSignals } {
   const listened = new Set<Element>()
+  const click = new Set<Element>()
   const hover = new Set<Element>()
   const drag = new Set<Element>()
   const drop = new Set<Element>()
   nodes.forEach((node, index) => {
     const kind = kinds[index] ?? 'c'
+    if (kind.includes('c')) click.add(node)
     if (kind.includes('h')) hover.add(node)
     if (kind.includes('o')) drop.add(node)
     if (kind.includes('d')) drag.add(node)
@@ -149,7 +151,7 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
     if (items[0] !== node) for (const item of items) listened.add(item)
     else if (kind.includes('c') || kind.includes('d') || kind.includes('o')) listened.add(node)
   })
-  return { listened, signals: { hover, drag, drop } }
+  return { listened, signals: { click, hover, drag, drop } }
 }
 
 /**

@@ -48,7 +48,7 @@ export function hintedIn(root: Document | ShadowRoot): Set<Element> {
   return found
 }
 
-function hasHandlerAttribute(el: Element): boolean {
+export function hasHandlerAttribute(el: Element): boolean {
   return HANDLER_ATTRIBUTES.some((name) => el.hasAttribute(name))
 }
 
