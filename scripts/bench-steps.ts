@@ -7,7 +7,7 @@
 // decision. All arms run interleaved, task by task, at a 1280×800 viewport.
 // The last three tasks use PRESS, HOVER and DRAG; compare `medianByOperation` across checkouts for
 // the operations both have.
-// Run: npm run bench:steps [-- --runs=5 --model-ms=0]
+// Run: npm run bench:steps [-- --runs=5 --model-ms=0 --tasks=news,search]
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -87,6 +87,10 @@ const TASKS: Task[] = [
 
 const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
 const runs = Number(flag('runs') ?? 5)
+// `--tasks=news,search`: only these, e.g. the tasks an older checkout also has, to compare like with like.
+const only = flag('tasks')?.split(',')
+const tasks = only ? TASKS.filter((task) => only.includes(task.name)) : TASKS
+if (only && tasks.length !== only.length) throw new Error(`--tasks names a task that does not exist (tasks: ${TASKS.map((task) => task.name).join(', ')}).`)
 // A decision model that takes this long, as a real one does (hundreds of milliseconds): what a
 // screenshot taken during the request still costs a step. 0: the instant model, the worst case.
 const modelMs = Number(flag('model-ms') ?? 0)
@@ -127,7 +131,7 @@ const recordings = await mkdtemp(join(tmpdir(), 'bench-steps-record-'))
 const arms = { plain: new Arm(), record: new Arm(), vision: new Arm() }
 try {
   for (let run = 0; run < runs; run++) {
-    for (const task of TASKS) {
+    for (const task of tasks) {
       for (const [name, arm] of Object.entries(arms)) {
         const context = await browser.createBrowserContext()
         const page: Page = await context.newPage()
@@ -211,7 +215,7 @@ console.log(
   JSON.stringify(
     {
       runs,
-      tasks: TASKS.length,
+      tasks: tasks.length,
       modelMs,
       ...plain,
       record: {

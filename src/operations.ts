@@ -106,7 +106,8 @@ export const OPERATIONS = {
   SELECT: {
     target: { kind: 'element', capability: 'select' },
     criterion: 'choose an option of a dropdown or list',
-    targetQuestion: 'which option should be chosen? Each ID is element:option, from state.elements[].id and its options[].id.',
+    targetQuestion:
+      'which option should be chosen? Each ID is element:option, from state.elements[].id and its options[].id. On an element with state.multiple, choosing an option adds it to the others chosen, or removes it when it is chosen already.',
     input: true,
     activates: true,
     ends: false,

@@ -161,6 +161,17 @@ test('PRESS Tab moves focus to the next field, and the next request shows it foc
   t.deepEqual(focusedNames(seen[1]), ['Second name'])
 })
 
+test('PRESS Tab in a scrolled textarea leaves it scrolled where it was: focusing it scrolls nothing', async (t) => {
+  const page = await chrome.open(t, servers.site.url('sites/inputs/fields.html'))
+  await page.$eval('#notes', (notes) => {
+    ;(notes as HTMLTextAreaElement).value = Array.from({ length: 60 }, (_, line) => `Line ${line + 1}`).join('\n')
+    notes.scrollTop = 400
+  })
+  const { result } = await goal(page, [{ operation: 'PRESS', target: 'Notes', key: 'Tab' }, { operation: 'DONE' }])
+  t.is(result.status, 'success', result.error?.message)
+  t.is(await page.$eval('#notes', (notes) => notes.scrollTop), 400)
+})
+
 // ---------------------------------------------------------------- HOVER
 
 test('HOVER opens a menu shown by a :hover style rule, and its item is then clicked', async (t) => {
@@ -280,7 +291,19 @@ test('DRAG an HTML5 draggable card onto a drop zone: Chrome runs the native drag
   const { result, seen } = await goal(page, [{ operation: 'DRAG', target: 'Invoice 42', to: 'Paid invoices' }, { operation: 'DONE' }])
   t.is(result.status, 'success', result.error?.message)
   t.true(offered(seen[0], 'drag_to').includes('Paid invoices'))
+  // A drop zone and a card that only drags offer nothing a click would do.
+  t.false(offered(seen[0], 'click_target').includes('Paid invoices'))
+  t.false(offered(seen[0], 'click_target').includes('Invoice 42'))
   t.deepEqual(actions(result), [{ operation: 'DRAG', targetName: 'Invoice 42', to: 'Paid invoices', stale: false, pageChanged: true }])
   t.like(await countsOf(page), { dragstart: 1, drop: 1 })
   t.is(await statusOf(page), 'Dropped Invoice 42 on Paid invoices')
+})
+
+test('a board column that takes drops is offered to drop on though it holds cards and buttons, and never to click', async (t) => {
+  const page = await chrome.open(t, servers.site.url('reach/48-kanban-html5-drag.html'))
+  const { result, seen } = await goal(page, [{ operation: 'DRAG', target: 'Write release notes', to: 'Done' }, { operation: 'DONE' }])
+  t.is(result.status, 'success', result.error?.message)
+  t.true(offered(seen[0], 'drag_to').includes('Done'))
+  t.false(offered(seen[0], 'click_target').includes('Done'))
+  t.regex(await page.$eval('#status', (status) => status.textContent ?? ''), /Moved “Write release notes” to Done/)
 })

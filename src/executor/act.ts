@@ -6,7 +6,7 @@ import type { Decision } from '../decision/decision.ts'
 import { specOf, type PageOperation } from '../operations.ts'
 import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
 import { drag } from './drag.ts'
-import { clickTarget, hoverTarget, pressEnter, type InputResult } from './guarded-input.ts'
+import { clickTarget, focusTarget, hoverTarget, pressEnter, type InputResult } from './guarded-input.ts'
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 
@@ -110,7 +110,7 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   const before = await checkTarget(input)
   if (!before.fresh) return { acted: false, stale: before.reason }
   input.signal?.throwIfAborted()
-  await before.handle.focus()
+  await focusTarget(before.handle)
   const after = await checkTarget(input, { focused: true })
   if (!after.fresh) return { acted: false, stale: `after focus: ${after.reason}` }
   input.signal?.throwIfAborted()
@@ -124,7 +124,7 @@ async function submit(input: ActionInput, handle: ElementHandle<Element>): Promi
   const plan = await callInFrame(handle.frame, 'planSubmit', handle)
   if (plan === 'click') return clickTarget(input.page, handle)
   if (plan === 'enter') {
-    await handle.focus()
+    await focusTarget(handle)
     const focused = await checkTarget(input, { focused: true })
     if (!focused.fresh) return { done: false, stale: `after focus: ${focused.reason}` }
     return pressEnter(input.page, handle)

@@ -79,6 +79,14 @@ function verdict(report: WatchReport | null, pressed: string[], kind: string): I
   return { done: true }
 }
 
+/**
+ * Gives the target keyboard focus without scrolling anything: the page stays where the model saw it,
+ * and a textarea keeps its scroll position (a plain focus() puts it back at the top).
+ */
+export async function focusTarget(handle: ElementHandle<Element>): Promise<void> {
+  await handle.evaluate((element) => (element as HTMLElement).focus({ preventScroll: true }))
+}
+
 /** The centre of the target's visible box, or why it has none (hidden, detached or replaced since the guard looked). */
 export async function pointOf(handle: ElementHandle<Element>, input: string): Promise<Point | InputResult> {
   try {

@@ -1,7 +1,7 @@
 import type { ObservedElement } from '../collector/observation.ts'
 import { FOCUSED_TARGET } from '../operations.ts'
 import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
-import { pressKey, typeChord } from './guarded-input.ts'
+import { focusTarget, pressKey, typeChord } from './guarded-input.ts'
 
 // PRESS: one key of PRESS_KEYS, on a target or on whatever holds focus. A target is focused first
 // and checked as TYPE_TEXT's is (fresh before, focused after), then the key must reach it.
@@ -13,7 +13,7 @@ export async function press(input: ActionInput): Promise<ActionOutcome> {
   const before = await input.checkFreshness(input.snapshot, decision.target!)
   if (!before.fresh) return { acted: false, stale: before.reason }
   input.signal?.throwIfAborted()
-  await before.handle.focus()
+  await focusTarget(before.handle)
   const after = await input.checkFreshness(input.snapshot, decision.target!, { focused: true })
   if (!after.fresh) return { acted: false, stale: `after focus: ${after.reason}` }
   input.signal?.throwIfAborted()

@@ -73,8 +73,10 @@ function basic(el: Element, role: string, signals: InputSignals): ElementCapabil
   // and a click goes to one of its items.
   if (role === 'listbox') return ['select']
   if (COMPOSITE_ROLES.has(role) && (focusableComposite(el) || multipleListbox(el))) return []
-  // An element offered only for being draggable is picked up, not clicked.
-  if (attr(el, 'draggable') === 'true' && !isCandidate(el) && !signals.click.has(el) && !hasHandlerAttribute(el)) return []
+  // An element offered only for being draggable is picked up, not clicked; one listened only for drops
+  // is dropped on.
+  const scripted = !isCandidate(el) && !signals.click.has(el) && !hasHandlerAttribute(el)
+  if (scripted && (attr(el, 'draggable') === 'true' || (signals.drop.has(el) && !signals.drag.has(el)))) return []
   return ['click']
 }
 

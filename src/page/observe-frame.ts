@@ -187,7 +187,10 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
     if (type === 'password') blockers.push({ kind: 'password', rect: round(seen.rect), at: seen.at })
     if (type === 'file') blockers.push({ kind: 'file_input', rect: round(seen.rect), at: seen.at })
     if (type === 'text' && !challengeField && captchaField(el)) challengeField = el
-    visible.push({ el, node, seen, signal: signals.get(el) ?? 'native' })
+    const signal = signals.get(el) ?? 'native'
+    // Listened only for drops (not a click): a place to drop things on, not a control to click.
+    const dropOnly = signal === 'listener' && inputSignals.drop.has(el) && !inputSignals.click.has(el) && !inputSignals.drag.has(el)
+    visible.push({ el, node, seen, signal: dropOnly ? 'drop' : signal })
   }
 
   const { chosen, omitted, omittedNames } = offer(visible, request.maxElements, request.nameLimit)

@@ -8,8 +8,8 @@ import type { Seen } from './visibility.ts'
 // there are more than the cap, the ones a person is most likely to need (distinct names, inside an
 // open dialog or near the focus), not simply the first in document order.
 
-/** How a candidate became one: by its tag or role, or by a script signal. */
-export type Signal = 'native' | 'listener' | 'focusable' | 'state' | 'pointer'
+/** How a candidate became one: by its tag or role, or by a script signal (`drop`: a drop listener alone). */
+export type Signal = 'native' | 'listener' | 'focusable' | 'state' | 'pointer' | 'drop'
 
 export interface Visible {
   /** The candidate the walk found (a hidden checkbox, for one offered through its label). */
@@ -91,7 +91,8 @@ function distinct(items: Visible[], nameLimit: number): Visible[] {
     if (titled.length === 1 && rankOf(titled[0]!) > rankOf(holder)) dropped.add(holder)
     // A listener, tabindex or state alone on an element that holds several controls marks where a
     // page listens for them (a delegated handler), not a control of its own.
-    else if (inner.length >= 2 && holder.signal !== 'pointer' && !pointerCursor(holder.node)) dropped.add(holder)
+    // A drop zone holds what is dropped on it (a board's column, its cards): it stays, to be dropped on.
+    else if (inner.length >= 2 && holder.signal !== 'pointer' && holder.signal !== 'drop' && !pointerCursor(holder.node)) dropped.add(holder)
   }
   return items.filter((item) => !dropped.has(item))
 }
