@@ -1,5 +1,6 @@
 import test from 'ava'
 import type { Page } from 'puppeteer-core'
+import { observe } from '../src/collector/observe.ts'
 import agent from '../src/index.ts'
 import type { GoalResult, TraceEntry } from '../types/index.d.ts'
 import { useChrome } from './helpers/chrome.ts'
@@ -188,6 +189,23 @@ test('HOVER opens a menu shown by a :hover style rule, and its item is then clic
     { operation: 'CLICK', targetName: 'Laptops', stale: false, pageChanged: true },
   ])
   t.is(await statusOf(page), 'Opened: Laptops')
+})
+
+test('HOVER is offered where a style rule shows another element on hover, not where one only recolours or hovers the page', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<style>
+      .menu li:hover > ul { display: block }
+      .menu ul { display: none }
+      tr:hover td { background: #eee }
+      body:hover .banner { display: block }
+    </style>
+    <ul class="menu"><li><a href="#p">Products</a><ul><li><a href="#l">Laptops</a></li></ul></li></ul>
+    <table><tr><td><a href="#r">Row link</a></td></tr></table>
+    <a href="#plain">Plain link</a>`)
+  const snapshot = await observe(page)
+  t.teardown(() => snapshot.dispose())
+  const hoverable = snapshot.observation.elements.filter((element) => element.operations.includes('hover')).map((element) => element.name)
+  t.deepEqual(hoverable, ['Products'])
 })
 
 test('HOVER opens a menu shown by a mouseenter listener, and its item is then clicked', async (t) => {

@@ -36,9 +36,11 @@ const ANCESTOR_REACH = 3
 
 /**
  * Style rules that show something when an element is hovered are read for at most this many
- * selectors: a page's whole style sheet can hold tens of thousands of rules.
+ * selectors, from at most this many rules: a page's style sheets can hold tens of thousands of rules,
+ * and they are read again on every observation.
  */
 const HOVER_SELECTORS = 300
+const HOVER_RULES = 20_000
 
 function isEditable(el: Element): boolean {
   const editable = el.getAttribute('contenteditable')
@@ -126,20 +128,32 @@ function hoveredPart(selector: string): string | null {
   // A rule on the hovered element itself restyles it (a colour); one on a relative shows something.
   if (!/^:hover[^\s>+~]*\s*[\s>+~]\s*\S/.test(selector.slice(at))) return null
   const trigger = selector.slice(0, at).trim()
-  return trigger && !/[\s>+~]$/.test(trigger) ? trigger : null
+  // A hover of the whole page (`body:hover .x`) is no control's.
+  if (!trigger || /[\s>+~]$/.test(trigger) || /^(\*|html|body|:root)$/.test(trigger)) return null
+  return trigger
 }
 
-function hoverSelectors(rules: CSSRuleList, into: Set<string>): void {
-  for (const rule of Array.from(rules)) {
-    if (into.size >= HOVER_SELECTORS) return
-    if ('selectorText' in rule && typeof rule.selectorText === 'string' && rule.selectorText.includes(':hover')) {
+/** Properties by which a rule shows what was hidden; a rule that only recolours (`tr:hover td`) shows nothing new. */
+const REVEALING = ['display', 'visibility', 'opacity', 'max-height', 'height', 'transform', 'clip-path']
+
+function reveals(rule: CSSStyleRule): boolean {
+  return REVEALING.some((property) => rule.style.getPropertyValue(property) !== '')
+}
+
+/** Reads `rules` (and the rules nested in them) into `into`; `budget` counts the rules still to read. */
+function hoverSelectors(rules: CSSRuleList, into: Set<string>, budget: { rules: number }): void {
+  for (let index = 0; index < rules.length; index += 1) {
+    if (into.size >= HOVER_SELECTORS || budget.rules <= 0) return
+    budget.rules -= 1
+    const rule = rules[index]!
+    if ('selectorText' in rule && typeof rule.selectorText === 'string' && rule.selectorText.includes(':hover') && reveals(rule as CSSStyleRule)) {
       for (const selector of rule.selectorText.split(',')) {
         const part = hoveredPart(selector.trim())
         if (part) into.add(part)
       }
     }
     const inner = (rule as CSSGroupingRule).cssRules
-    if (inner) hoverSelectors(inner, into)
+    if (inner) hoverSelectors(inner, into, budget)
   }
 }
 
@@ -149,6 +163,7 @@ function hoverRevealers(doc: Document): Set<Element> {
   if (found) return found
   found = new Set()
   const selectors = new Set<string>()
+  const budget = { rules: HOVER_RULES }
   for (const sheet of Array.from(doc.styleSheets)) {
     let rules: CSSRuleList
     try {
@@ -157,7 +172,7 @@ function hoverRevealers(doc: Document): Set<Element> {
       // A cross-origin sheet cannot be read; its hover menus go unseen.
       continue
     }
-    hoverSelectors(rules, selectors)
+    hoverSelectors(rules, selectors, budget)
   }
   for (const selector of selectors) {
     try {
