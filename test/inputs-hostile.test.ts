@@ -8,7 +8,8 @@ import { scriptedModel, textModel, type ScriptStep, type SeenRequest } from './h
 
 // The inputs of inputs-chrome.test.ts on pages that swap, cover or move what the input is aimed at while
 // it happens: a field swapped as the pointer arrives, focus handed to another field or button, a menu
-// covered, a list's option or item swapped, a password field swapped for a plain one as a secret is typed. Each page runs RUNS times and counts, in the page, every
+// covered, a list's option or item swapped, a password field swapped for a plain one as a secret is typed,
+// focus moved onto a button before a key meant for the page. Each page runs RUNS times and counts, in the page, every
 // trusted event on the element the input must never reach: each count must stay 0, and every run ends
 // with a stale decision (found before the input) or input_redirected (found during it), never success.
 
@@ -190,5 +191,18 @@ test('TYPE_TEXT of a secret into a password field swapped for a plain one on foc
     t.not(result.status, 'success')
     t.regex(ending(result)[0] ?? '', /^stale: after focus: (detached|node changed)/)
     t.false(JSON.stringify(result).includes(secret))
+  }
+})
+
+test('PRESS Enter to the page after the page moved focus onto "Delete all loans": the button never gets the key, the run ends input_redirected', async (t) => {
+  const page = await chrome.page(t)
+  const stealFocus = () => page.evaluate(() => document.getElementById('danger')!.focus())
+  const { totals, results } = await repeat(t, page, servers.site.url('sites/inputs/keys.html?nomodal'), () =>
+    goal(page, once({ operation: 'PRESS', target: 'page', key: 'Enter', before: stealFocus })),
+  )
+  t.is(totals.delete, 0)
+  for (const result of results) {
+    t.deepEqual(ending(result), ['input_redirected'])
+    t.regex(result.error?.message ?? '', /the keydown of the key press reached <button#danger> "Delete all loans", not the target/)
   }
 })

@@ -39,10 +39,15 @@ const DOCUMENT_CHANGED: InputResult = { done: false, stale: 'document changed' }
  * Arms a watch for `types` on the target, runs `press` with it and disarms it; a document replaced
  * before or while arming is a stale decision, and nothing is pressed.
  */
-async function watched(handle: ElementHandle<Element>, types: string[], press: (watch: JSHandle<InputWatch>) => Promise<InputResult>): Promise<InputResult> {
+async function watched(
+  handle: ElementHandle<Element>,
+  types: string[],
+  press: (watch: JSHandle<InputWatch>) => Promise<InputResult>,
+  exact = false,
+): Promise<InputResult> {
   let watch: JSHandle<InputWatch>
   try {
-    watch = await callHandleInFrame(handle.frame, 'watchInput', handle, types)
+    watch = await callHandleInFrame(handle.frame, 'watchInput', handle, types, exact)
   } catch (error) {
     if (isDocumentGone(error)) return DOCUMENT_CHANGED
     throw error
@@ -170,16 +175,25 @@ export async function pressEnter(page: Page, handle: ElementHandle<Element>): Pr
   })
 }
 
-/** Presses one of PRESS_KEYS in the target, which must hold focus (the caller has checked it) and receive it. */
-export async function pressKey(page: Page, handle: ElementHandle<Element>, key: PressKey): Promise<InputResult> {
-  return watched(handle, PRESS_KEY_EVENTS, async (watch) => {
-    await typeChord(page, key)
-    return verdict(await read(watch), PRESS_EVENTS.key, 'key press')
-  })
+/**
+ * Presses one of PRESS_KEYS in the target, which must hold focus (the caller has checked it) and
+ * receive it; with `exact`, the target itself and nothing inside it (the page's body, when no control
+ * held focus).
+ */
+export async function pressKey(page: Page, handle: ElementHandle<Element>, key: PressKey, exact = false): Promise<InputResult> {
+  return watched(
+    handle,
+    PRESS_KEY_EVENTS,
+    async (watch) => {
+      await typeChord(page, key)
+      return verdict(await read(watch), PRESS_EVENTS.key, 'key press')
+    },
+    exact,
+  )
 }
 
 /** The keys of a chord (`Shift+Tab`), modifiers held while the last is pressed, and released in any case. */
-export async function typeChord(page: Page, key: PressKey): Promise<void> {
+async function typeChord(page: Page, key: PressKey): Promise<void> {
   const parts = key.split('+') as KeyInput[]
   const last = parts.pop()!
   const held: KeyInput[] = []

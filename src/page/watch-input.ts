@@ -19,13 +19,16 @@ export interface InputWatch {
  * Watches, from the capture phase at the window, the first trusted event of each of `types` in the
  * target's document. One that reaches anything but the target is stopped before the page's own handlers
  * on the way to it run, and recorded. Runs in the isolated world, so the page cannot remove or fake it.
+ * With `exact`, only the target itself counts, not what it holds: a key meant for the page's body
+ * must not reach a button inside it.
  */
-export function watchInput(target: Element, types: string[]): InputWatch {
+export function watchInput(target: Element, types: string[], exact = false): InputWatch {
   const view = target.ownerDocument.defaultView
   if (!view) throw new Error('The target has no window to watch.')
   const seen = new Set<string>()
   let redirected: WatchReport['redirected'] = null
   const onTarget = (node: Node | null): boolean => {
+    if (exact) return node === target || node === target.ownerDocument || node === target.ownerDocument.documentElement
     for (let current: Node | null = node; current; ) {
       if (current === target) return true
       if ((current as Element).localName === 'label' && (current as HTMLLabelElement).control === target) return true
