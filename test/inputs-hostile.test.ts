@@ -9,7 +9,7 @@ import { scriptedModel, textModel, type ScriptStep, type SeenRequest } from './h
 // The inputs of inputs-chrome.test.ts on pages that swap, cover or move what the input is aimed at while
 // it happens: a field swapped as the pointer arrives, focus handed to another field or button, a menu
 // covered, a list's option or item swapped, a password field swapped for a plain one as a secret is typed,
-// focus moved onto a button before a key meant for the page. Each page runs RUNS times and counts, in the page, every
+// focus moved onto a button before a key meant for the page, a scrolled textarea replaced. Each page runs RUNS times and counts, in the page, every
 // trusted event on the element the input must never reach: each count must stay 0, and every run ends
 // with a stale decision (found before the input) or input_redirected (found during it), never success.
 
@@ -204,5 +204,36 @@ test('PRESS Enter to the page after the page moved focus onto "Delete all loans"
   for (const result of results) {
     t.deepEqual(ending(result), ['input_redirected'])
     t.regex(result.error?.message ?? '', /the keydown of the key press reached <button#danger> "Delete all loans", not the target/)
+  }
+})
+
+test('SCROLL_DOWN in a textarea the page replaces under the decision: the new one is never scrolled, the decision is stale', async (t) => {
+  const page = await chrome.page(t)
+  const fill = () =>
+    page.$eval('#notes', (notes) => {
+      ;(notes as HTMLTextAreaElement).value = Array.from({ length: 60 }, (_, line) => `Line ${line + 1}`).join('\n')
+    })
+  // The page puts a copy in its place, which counts every scroll it receives.
+  const replace = () =>
+    page.evaluate(() => {
+      const old = document.getElementById('notes') as HTMLTextAreaElement
+      const copy = old.cloneNode(true) as HTMLTextAreaElement
+      copy.id = 'copy'
+      copy.value = old.value
+      copy.addEventListener('scroll', () => ((window as unknown as { counts: Counts }).counts.scroll = ((window as unknown as { counts: Counts }).counts.scroll ?? 0) + 1))
+      old.replaceWith(copy)
+    })
+  const { totals, results } = await repeat(t, page, servers.site.url('sites/inputs/fields.html'), async () => {
+    await fill()
+    const script: Script = (request, index) => {
+      const notes = (request.page as unknown as { scroll?: { id: string; name: string }[] }).scroll?.find((target) => target.name === 'Notes')
+      return index === 0 && notes ? { operation: 'SCROLL_DOWN', target: notes.id, before: replace } : { operation: 'BLOCKED' }
+    }
+    return goal(page, script)
+  })
+  t.is(totals.scroll ?? 0, 0)
+  for (const result of results) {
+    t.not(result.status, 'success')
+    t.regex(ending(result)[0] ?? '', /^stale: the scroll container is no longer in the document/)
   }
 })
