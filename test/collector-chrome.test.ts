@@ -198,8 +198,12 @@ test('blockers in Chrome: a large canvas, a visible file input, CAPTCHA text ins
     <canvas style="float:left;width:560px;height:720px"></canvas><canvas width="300" height="150"></canvas>
     <input type="file" aria-label="Upload">
     <iframe srcdoc="<p>Please verify you are human</p>" style="width:300px;height:80px"></iframe>`)
-  await page.waitForFrame((frame) => frame.url() === 'about:srcdoc')
-  const { observation } = await snap(t, page)
+  const frame = await page.waitForFrame((candidate) => candidate.url() === 'about:srcdoc')
+  await frame.waitForFunction(() => document.body?.textContent?.includes('verify'))
+  // A frame that misses its time bound is left out of that observation by design (its own test is
+  // below); on a machine busy with the rest of the suite, this one is observed again until it is in.
+  let { observation } = await snap(t, page)
+  for (let again = 0; again < 3 && observation.frames.length < 2; again += 1) observation = (await snap(t, page)).observation
   t.deepEqual(
     observation.blockers.map((blocker) => [blocker.kind, blocker.frame]),
     [
