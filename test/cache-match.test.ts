@@ -33,7 +33,7 @@ test('a renamed button in the same place and form matches by score', (t) => {
 
 test('no candidate like the recorded one is a miss, and so are two equally like it', (t) => {
   t.true('miss' in matchTarget(recorded, page([home]), 'click'))
-  const twinA = { ...addToCart, id: 'e5', name: 'Buy', form: undefined, nearby: 'Other' }
+  const twinA = { ...addToCart, id: 'e5', name: 'Add to bag', form: undefined, nearby: 'Other' }
   const twinB = { ...twinA, id: 'e6' }
   const found = matchTarget(recorded, page([twinA, twinB]), 'click')
   t.true('miss' in found)
@@ -47,6 +47,11 @@ test('equal identities are told apart by fingerprint, then by recorded place', (
   t.like(matchTarget(target, page([{ ...first, id: 'e8' }, { ...second, id: 'e9' }]), 'click'), { element: { id: 'e9' } })
   const changed = [{ ...first, id: 'e8', fingerprint: 'x' }, { ...second, id: 'e9', fingerprint: 'y' }]
   t.like(matchTarget(target, page(changed), 'click'), { how: 'exact', element: { id: 'e9' } })
+})
+
+test('a candidate whose name shares no word with the recorded one is no match, however alike the rest', (t) => {
+  const deleting = { ...addToCart, id: 'e8', name: 'Delete' }
+  t.like(matchTarget(recorded, page([home, deleting]), 'click'), { miss: 'no element\'s name shares a word with "Add to cart" (button)' })
 })
 
 test('only elements offering the operation are candidates', (t) => {

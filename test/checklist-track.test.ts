@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { ChecklistItem, Operation, TraceEntry } from '../types/index.d.ts'
 import type { Observation, ObservedElement } from '../src/collector/observation.ts'
-import { nameFit, valueMatches } from '../src/checklist/match-names.ts'
+import { nameFit, urlShows, valueMatches } from '../src/checklist/match-names.ts'
 import { ChecklistTracker } from '../src/checklist/track-checklist.ts'
 import { clip } from '../src/clip.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
@@ -68,6 +68,7 @@ test('state items keep their last evidence once the page no longer offers the co
     item({ kind: 'checked', control: 'Send me news', checked: true }),
     item({ kind: 'selected', control: 'Plan', option: 'gold' }),
   ])
+  tracker.update(form(email(''), news(false), plan('Silver')), [])
   tracker.update(form(email('ada@example.com'), news(true), plan('Gold')), [entry(3, 'SELECT', 'Plan')])
   t.deepEqual(
     tracker.results().map((result) => [result.status, result.evidence]),
@@ -96,7 +97,7 @@ test('checked and selected are open while the control holds something else; mixe
     tracker.results().map((result) => [result.status, result.evidence]),
     [
       ['open', 'Send me news is not checked (step 0)'],
-      ['done', 'Send me news is not checked (step 0)'],
+      ['judgment', 'Already so at the start: Send me news is not checked (step 0)'],
       ['open', 'Plan shows "Silver" (step 0)'],
     ],
   )
@@ -118,6 +119,7 @@ test('a checkbox offered through its label, and a listbox showing its value, are
   ])
   const label = observedElement('e5', { role: 'checkbox', name: 'I agree to the terms', tag: 'input', type: 'checkbox', state: { checked: true } })
   const listbox = observedElement('e6', { role: 'combobox', name: 'Size', tag: 'div', value: 'Large' })
+  tracker.update(form({ ...label, state: { checked: false } }, { ...listbox, value: 'Small' }), [])
   tracker.update(form(label, listbox), [])
   t.deepEqual(
     tracker.results().map((result) => result.status),
@@ -203,6 +205,7 @@ test('SUBMIT in a field activates the button of its form; a field of another for
 
 test('a state item is undone only by the control that proved it, not by a field of that name on a new page', (t) => {
   const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Email', value: 'ada@example.com' })])
+  tracker.update(form(email('', { nodeId: 'doc1:1' })), [])
   tracker.update(form(email('ada@example.com', { nodeId: 'doc1:1' })), [])
   t.is(tracker.results()[0]!.status, 'done')
   tracker.update(form(email('', { nodeId: 'doc2:1' })), [entry(1, 'SUBMIT', 'Email address *')])
@@ -246,6 +249,7 @@ test('judgment items are never done and never open; verified() needs a checkable
 
   const mixed = new ChecklistTracker([item({ kind: 'judgment' }), item({ kind: 'url_matches', contains: 'welcome' })])
   t.false(mixed.verified(), 'open before any observation')
+  mixed.update(form(), [])
   mixed.update(thanks, [])
   t.true(mixed.verified(), 'judgment items do not hold verification back')
   t.deepEqual(
@@ -279,6 +283,7 @@ test('a full observation (250 controls, 6,000 characters of text) with eight ite
   ]
   const trace = Array.from({ length: 50 }, (_, index) => entry(index + 1, 'CLICK', `Button number ${index}`, { pageChanged: false }))
   const tracker = new ChecklistTracker(items)
+  tracker.update(pageObservation({ url: 'https://big.test/start' }), [])
   tracker.update(observation, trace)
   const runs = 50
   const started = performance.now()
@@ -286,4 +291,39 @@ test('a full observation (250 controls, 6,000 characters of text) with eight ite
   const ms = (performance.now() - started) / runs
   t.log(`${ms.toFixed(3)} ms per evaluation of 8 items against 250 controls and 50 trace entries`)
   t.is(tracker.results()[0]!.status, 'done')
+})
+
+test('a URL shows its path; its query and fragment only when the wanted part names them', (t) => {
+  t.false(urlShows('https://shop.test/login?next=/order-complete', '/order-complete'))
+  t.true(urlShows('https://shop.test/Order-Complete?id=7#top', '/order-complete'))
+  t.true(urlShows('https://shop.test/login?next=/order-complete', '?next=/order-complete'))
+  t.true(urlShows('https://shop.test/list?step=2', 'step=2'))
+  t.false(urlShows('https://shop.test/list#done', 'done'))
+  t.true(urlShows('https://shop.test/list#done', '#done'))
+})
+
+test('what the start observation shows is met_at_start, and done once the run brings it about', (t) => {
+  const tracker = new ChecklistTracker([
+    item({ kind: 'field_value', field: 'Email', value: 'ada@example.com' }),
+    item({ kind: 'text_visible', text: 'Thank you' }),
+    item({ kind: 'url_matches', contains: '/join' }),
+  ])
+  const start = pageObservation({ url: 'https://club.test/join?step=1', text: 'Thank you, says a reader', elements: [email('ada@example.com')] })
+  tracker.update(start, [])
+  t.deepEqual(tracker.results().map((result) => [result.status, result.unproven]), Array(3).fill(['judgment', 'met_at_start']))
+  t.deepEqual(tracker.open(), [], 'a page that met the goal holds no DONE back')
+  t.false(tracker.verified())
+  // The agent types the value again: now it is the run's.
+  tracker.update(start, [entry(1, 'TYPE_TEXT', 'Email address *', { target: 'e1' })])
+  t.like(tracker.results()[0], { status: 'done', unproven: undefined })
+})
+
+test('an item whose control no observation offered is unmatched, and does not hold back the items below it', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Coupon code', value: 'SAVE10' }), item({ kind: 'activated', control: 'Apply' })])
+  const page = form(observedElement('e1', { role: 'textbox', name: '', tag: 'input', value: 'SAVE10', operations: ['type'] }), observedElement('e2', { name: 'Apply' }))
+  tracker.update(page, [])
+  tracker.update(thanks, [entry(1, 'CLICK', 'Apply', { target: 'e2' })])
+  t.deepEqual(tracker.results().map((result) => [result.status, result.unproven]), [['judgment', 'unmatched'], ['done', undefined]])
+  t.deepEqual(tracker.open(), [])
+  t.false(tracker.verified())
 })

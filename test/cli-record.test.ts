@@ -1,6 +1,6 @@
 import test from 'ava'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { CliError } from '../src/cli/cli-error.ts'
@@ -37,4 +37,14 @@ test('the demo run with --record writes a goal and an extraction report and prin
     t.is(dirname(dirname(report)), dir)
     t.regex(await readFile(report, 'utf8'), /^<!doctype html>/i)
   }
+})
+
+test('--record into a folder that cannot be made: the script runs, stderr says why, and no report is printed', async (t) => {
+  const file = join(await mkdtemp(join(tmpdir(), 'pa-cli-record-')), 'a-file')
+  await writeFile(file, '')
+  const run = await cli(['exec', 'test/fixtures/cli/esm.mjs', `--record=${join(file, 'sub')}`, '--url=data:text/html,<h1>Recorded</h1>'])
+  t.is(run.code, 0, run.stderr)
+  t.like(JSON.parse(run.stdout), { heading: 'Recorded' })
+  t.regex(run.stderr, /^puppeteer-agent: record: cannot create the run folder .*\/a-file\/sub\/.*-extract-[0-9a-f]{4}: ENOTDIR/m)
+  t.notRegex(run.stderr, /Report: /)
 })

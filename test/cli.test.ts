@@ -91,6 +91,13 @@ test.serial('a CHROME_PATH that points nowhere exits 2 with the fix', async (t) 
   t.regex(run.stderr, /CHROME_PATH is "\/nowhere\/chrome", but there is no file there\. No Chrome or Chromium was found\. Set CHROME_PATH/)
 })
 
+test.serial('a --ws-endpoint with no browser behind it exits 2, naming the endpoint and the cause', async (t) => {
+  const endpoint = `ws://127.0.0.1:${await closedPort()}/devtools/browser/gone`
+  const run = await cli(['exec', `${FIXTURES}/esm.mjs`, `--ws-endpoint=${endpoint}`])
+  t.is(run.code, 2, run.stderr)
+  t.is(run.stderr, `puppeteer-agent: Cannot connect to the browser at ${endpoint}: connect ECONNREFUSED ${new URL(endpoint).host}. Check that it is running and that this is its WebSocket endpoint.\n`)
+})
+
 test.serial('the offline demo (npm start) searches the bundled shop, opens a result and extracts it with the local models', async (t) => {
   const run = await cli(['exec', 'examples/demo.js'])
   t.is(run.code, 0, run.stderr)

@@ -15,6 +15,18 @@ test('replaceFocusedValue replaces the whole value of the focused input and fire
   t.deepEqual(events, ['dune'])
 })
 
+test('replaceFocusedValue says when the field is a password one as it is typed into, before or after the input', (t) => {
+  const dom = makeDom('<input id="pin" type="password"><input id="code">')
+  const doc = dom.window.document
+  const pin = doc.getElementById('pin') as HTMLInputElement
+  pin.focus()
+  t.deepEqual(callInDom(dom, 'replaceFocusedValue', pin, '1234'), { ok: true, value: '1234', password: true })
+  const code = doc.getElementById('code') as HTMLInputElement
+  code.addEventListener('input', () => (code.type = 'password'))
+  code.focus()
+  t.deepEqual(callInDom(dom, 'replaceFocusedValue', code, '483920'), { ok: true, value: '483920', password: true })
+})
+
 test('replaceFocusedValue refuses when another element holds keyboard focus', (t) => {
   const dom = makeDom('<input id="a"><input id="b" value="keep">')
   const doc = dom.window.document

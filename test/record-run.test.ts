@@ -1,8 +1,9 @@
 import test from 'ava'
-import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import agent from '../src/index.ts'
+import { RunRecorder } from '../src/record/run-recorder.ts'
 import type { ResultLine, RunLine, StepLine } from '../src/record/run-lines.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { useFixtureServers } from './helpers/fixture-server.ts'
@@ -152,4 +153,61 @@ test('the report of a real run, opened in Chrome: a card per step, images loaded
   }))
   for (const key of ['x', 'y', 'width', 'height'] as const) t.true(Math.abs(box[key] - field[key]) < 1, `${key}: ${box[key]} vs ${field[key]}`)
   t.false((await viewer.content()).includes('dune"'), 'the typed value is masked')
+})
+
+/** What console.warn is given while `run` runs. */
+async function warnings<T>(run: () => Promise<T>): Promise<{ value: T; warned: string[] }> {
+  const warned: string[] = []
+  const original = console.warn
+  console.warn = (...args: unknown[]) => void warned.push(args.join(' '))
+  try {
+    return { value: await run(), warned }
+  } finally {
+    console.warn = original
+  }
+}
+
+test.serial('a record directory that cannot be made: the run goes on, stderr says why, and there is no report', async (t) => {
+  const file = join(await mkdtemp(join(tmpdir(), 'pa-record-')), 'a-file')
+  await writeFile(file, '')
+  const page = await open(t, 'sites/news/index.html')
+  const { value: result, warned } = await warnings(() => agent(page).extract({ title: { selector: 'h1', attr: 'text' } }, { record: join(file, 'sub') }))
+  t.is(result.status, 'success', result.error?.message)
+  t.is(result.report, undefined)
+  t.is(warned.length, 1, warned.join('\n'))
+  t.regex(warned[0]!, /^puppeteer-agent: record: cannot create the run folder .*\/a-file\/sub\/[^/]+-extract-[0-9a-f]{4}: ENOTDIR.*Nothing of this run is recorded\.$/)
+})
+
+test.serial('a report that cannot be written is not the result\'s report, and stderr says why', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const page = await open(t, 'sites/news/index.html')
+  const { cost, timing } = await (await agent(page).extract({ title: { selector: 'h1', attr: 'text' } })).profiling()
+  const recorder = new RunRecorder({ dir, typedValues: false }, page, 'extract', 'title')
+  // Where the report goes there is a directory: writing it fails as on a full disk, after the folder was made.
+  await mkdir(join(recorder.folder, 'report.html'), { recursive: true })
+  const { value: report, warned } = await warnings(() => recorder.finish({ call: 'extract', status: 'success', steps: 0, decisions: 0, cost, timing }))
+  t.is(report, undefined)
+  t.is(warned.length, 1, warned.join('\n'))
+  t.regex(warned[0]!, /^puppeteer-agent: record: writing to .* failed: EISDIR.*The recording of this run is incomplete\.$/)
+  t.true((await readdir(recorder.folder)).includes('run.jsonl'), 'what could be written was')
+})
+
+test('typedValues: true still masks a field that turned into a password one after it was observed', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'pa-record-'))
+  const page = await chrome.page(t)
+  // Observed, and still when its freshness is checked, as a text field; a password one as the value goes in.
+  await page.setContent(`<label>Code <input id="code"></label><script>
+    code.addEventListener('input', () => { code.type = 'password' })
+  </script>`)
+  const result = await agent(page).goal('Enter the code.', {
+    decisions: scriptedModel([{ operation: 'TYPE_TEXT', target: /Code/ }, { operation: 'DONE' }]).model,
+    text: textModel('483920'),
+    checklist: false,
+    record: { dir, typedValues: true },
+  })
+  t.is(await page.$eval('#code', (input) => `${(input as HTMLInputElement).type} ${(input as HTMLInputElement).value}`), 'password 483920')
+  const [typed] = (await linesOf(result.report!)) as StepLine[]
+  t.like(typed, { operation: 'TYPE_TEXT', text: '••••••', masked: true })
+  t.false((await readFile(join(dirname(result.report!), 'run.jsonl'), 'utf8')).includes('483920'))
+  t.false((await readFile(result.report!, 'utf8')).includes('483920'))
 })

@@ -55,6 +55,30 @@ test('a screen denser than the bound is scaled down to fit it', async (t) => {
   t.is(meta.width, 1280)
 })
 
+test('a page of noise, too large at the lowest quality, is scaled down until its image is within the bytes', async (t) => {
+  const page = await chrome.page(t, { width: 1280, height: 800 })
+  // Random pixels behind a button: no JPEG quality brings them under the bound at 1280×800. The
+  // canvas is a background, not an element, so the page is not a canvas the agent cannot act on.
+  await page.setContent(`<body style="margin:0;height:800px"><button>Go</button><script>
+    const canvas = document.createElement('canvas')
+    canvas.width = 1280
+    canvas.height = 800
+    const context = canvas.getContext('2d')
+    const pixels = context.createImageData(1280, 800)
+    for (let index = 0; index < pixels.data.length; index++) pixels.data[index] = index % 4 === 3 ? 255 : Math.random() * 256
+    context.putImageData(pixels, 0, 0)
+    document.body.style.background = 'url(' + canvas.toDataURL() + ')'
+  </script></body>`)
+  const scripted = scriptedModel([{ operation: 'DONE' }])
+  const result = await agent(page).goal('Look.', { decisions: scripted.model, text: textModel('unused'), checklist: false, vision: true })
+  t.is(result.status, 'success', result.error?.message)
+  const [file] = scripted.seen[0]!.files
+  t.true(file!.data.byteLength <= MAX_IMAGE_BYTES, `${file!.data.byteLength} bytes`)
+  t.is(result.trace[0]!.imageBytes, file!.data.byteLength)
+  const meta = await sharp(file!.data).metadata()
+  t.true(meta.width! < 1280 && Math.abs(meta.width! / meta.height! - 1.6) < 0.01, `${meta.width}×${meta.height}`)
+})
+
 test('decisions: false sends the image to the text model; the local model ignores it', async (t) => {
   const page = await open(t, 'sites/news/index.html')
   const decider = textDecider([{ operation: 'CLICK', target: '42 comments' }, { operation: 'DONE' }])

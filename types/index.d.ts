@@ -123,10 +123,20 @@ export interface ConsentReport {
   /**
    * `cleared`: the banner was answered (or, for a platform known only by CSS, hidden); `failed`: the
    * platform's steps did not complete; `none`: no known platform, or its banner was not open;
-   * `timed_out`: an open banner not cleared in 5 s; `error`: the library could not run (see `error`).
+   * `timed_out`: an open banner not cleared in 5 s; `error`: the library could not run (see `error`);
+   * `navigated`: the step started a navigation of the page (see `url`), which was stopped, and the goal
+   * runs on the page it was given; `left_page`: the page changed document anyway (see `url`) and the goal
+   * ends with an error; `unresponsive`: a script of the page kept it from answering at the bound (an
+   * alert() loop) and the goal ends with an error.
    */
-  outcome: 'cleared' | 'failed' | 'none' | 'timed_out' | 'error'
+  outcome: 'cleared' | 'failed' | 'none' | 'timed_out' | 'navigated' | 'left_page' | 'unresponsive' | 'error'
   ms: number
+  /** With `navigated` and `left_page`: where the page was sent (clipped to 1,000 characters). */
+  url?: string
+  /** How many dialogs the page raised during the step; each was dismissed. */
+  dialogs?: number
+  /** Set when the page did not answer at the bound and its running script was stopped. */
+  scriptStopped?: true
   error?: string
 }
 
@@ -226,20 +236,33 @@ export interface ChecklistItem {
   check: ChecklistCheck
 }
 
-/** `done` only on evidence; `open` until then (or again, once the evidence is gone); `judgment` is never checked. */
+/**
+ * `done` only on evidence the run produced; `open` until then (or again, once the evidence is gone);
+ * `judgment` is not checked: a judgment item, or a checkable one the page cannot prove (`unproven`
+ * says why). Only `open` holds a DONE back, and only `done` counts towards `verified`.
+ */
 export type ChecklistStatus = 'done' | 'open' | 'judgment'
 
 export interface ChecklistItemResult extends ChecklistItem {
   status: ChecklistStatus
   /** What the page showed for it last (a field's value, a checked state, the URL…), and when. */
   evidence?: string
+  /**
+   * Why a checkable item is reported as `judgment`: `met_at_start` when the page showed it before the
+   * run acted (a value the page filled in, text or a URL it started with), so it proves nothing the run
+   * did; `unmatched` when no observation offered the control it names.
+   */
+  unproven?: 'met_at_start' | 'unmatched'
 }
 
 export interface ChecklistReport {
   /** Who wrote the items: the text model, the caller, or nobody (turned off, or a reply that did not validate). */
   source: 'model' | 'caller' | 'none'
   items: ChecklistItemResult[]
-  /** Why there is no checklist although one was asked for. */
+  /**
+   * Why there is no checklist although one was asked for (a reply that did not validate, a text model
+   * that failed), or why its items do not verify the run (items `met_at_start` or `unmatched`).
+   */
   note?: string
 }
 
@@ -302,7 +325,10 @@ export interface TraceEntry {
   imageBytes?: number
   /** Replayed from the cache: no decision request; `match` says how the recorded target was found. */
   cached?: true
-  /** `exact`: the recorded identity; `scored`: the one clear best match of it (renamed, moved). */
+  /**
+   * `exact`: the recorded identity, replayed; `scored`: the one clear best match of it (renamed, moved,
+   * sharing a word of its name), which the decision model was asked about and chose (no `cached`).
+   */
   match?: 'exact' | 'scored'
   /** For a DONE that did not end the run: the checklist items still open then, which the model was told. */
   openItems?: string[]
@@ -373,7 +399,7 @@ export interface GoalResult {
   verified: boolean
   /** Set when the `consent` option asked to clear a consent banner before the goal. */
   consent?: ConsentReport
-  /** With `record`: the path of the run's report.html (run.jsonl and the screenshots are beside it). */
+  /** With `record`: the path of the run's report.html (run.jsonl and the screenshots are beside it); unset when it could not be written. */
   report?: string
   profiling(options?: ProfilingCallOptions): Promise<GoalProfiling>
 }

@@ -67,7 +67,8 @@ export function summarizePass(pass: number, label: string, records: readonly Pag
     steps: steps.length,
     cachedSteps: cached.length,
     cachedStepShare: steps.length === 0 ? undefined : round(cached.length / steps.length, 4),
-    scoredMatches: cached.filter((step) => step.match === 'scored').length,
+    // A scored match is acted on only once the model chose it: it is a step of the model's, not a cached one.
+    scoredMatches: steps.filter((step) => step.match === 'scored').length,
   }
 }
 

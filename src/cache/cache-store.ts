@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { CacheStore } from '../../types/index.d.ts'
 import { log } from '../profiling/log.ts'
@@ -12,6 +12,13 @@ import { log } from '../profiling/log.ts'
 const PLAIN_KEY = /^[\w.-]{1,120}$/
 
 /**
+ * Bytes of an entry file. The largest entry a run writes (60 steps, each at its bounds in
+ * src/cache/goal-entry.ts; or rules a model wrote) is far smaller: a larger file was edited by
+ * hand or by something else, and is refused before it is parsed, which would hold the event loop.
+ */
+export const MAX_ENTRY_BYTES = 2_097_152
+
+/**
  * One JSON file per key in `dir`, created when first written. A write goes to a file of its own
  * and is renamed over the entry, so readers see the old entry or the new one, never half of one,
  * and of two writers of one key the later rename wins whole.
@@ -21,14 +28,24 @@ export function directoryStore(dir: string): CacheStore {
   const fileOf = (key: string) => join(root, `${PLAIN_KEY.test(key) ? key : createHash('sha256').update(key).digest('hex')}.json`)
   return {
     async get(key) {
-      let text: string
+      const file = fileOf(key)
+      let handle
       try {
-        text = await readFile(fileOf(key), 'utf8')
+        handle = await open(file, 'r')
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
         throw error
       }
-      return JSON.parse(text)
+      try {
+        // The size of the file opened, not of whatever a writer renames over it meanwhile.
+        const { size } = await handle.stat()
+        if (size > MAX_ENTRY_BYTES) {
+          throw new Error(`${file} is ${size.toLocaleString('en')} bytes, over the ${MAX_ENTRY_BYTES.toLocaleString('en')} an entry may take`)
+        }
+        return JSON.parse(await handle.readFile('utf8'))
+      } finally {
+        await handle.close()
+      }
     },
     async set(key, value) {
       await mkdir(root, { recursive: true })

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import type { ChecklistItem } from '../../types/index.d.ts'
-import { parseCallerChecklist } from '../checklist/checklist-schema.ts'
+import { MAX_CHECKLIST_ITEMS, parseCallerChecklist } from '../checklist/checklist-schema.ts'
+import { LIMITS } from '../collector/limits.ts'
+import { MAX_TEXT_LENGTH } from '../decision/write-text.ts'
 import { DRAG_MOVES, OPERATIONS, PRESS_KEYS, specOf, type PageOperation, type PressKey } from '../operations.ts'
 
 // What a goal's cache entry holds: the path of a run that succeeded, step by step, in terms that
@@ -20,8 +22,11 @@ export interface RecordedTarget {
   nearby?: string
   /** The shape of its frame's URL; '' for the top document. */
   frame: string
-  /** What the freshness check compared (src/collector/observation.ts `fingerprint`). */
-  fingerprint: string
+  /**
+   * What the freshness check compared (src/collector/observation.ts `fingerprint`). Absent with
+   * `typedValues: false`: it holds hashes of the control's value and its form's values.
+   */
+  fingerprint?: string
   /** Its place among the elements with the same role, name, tag, type, form and frame, for repeated controls. */
   ordinal: number
   /** Where it was in the viewport then: the last tie-breaker of a scored match. */
@@ -51,7 +56,8 @@ export interface RecordedStep {
 export interface GoalEntry {
   version: typeof GOAL_ENTRY_VERSION
   kind: 'goal'
-  goal: string
+  /** The goal, for a reader; absent with `typedValues: false` (a goal may carry a value), where the key alone names it. */
+  goal?: string
   /** The shape of the start page's URL. */
   page: string
   steps: RecordedStep[]
@@ -64,45 +70,74 @@ const PAGE_OPERATIONS = Object.entries(OPERATIONS)
   .filter(([, spec]) => !spec.ends)
   .map(([name]) => name) as [PageOperation, ...PageOperation[]]
 
+/**
+ * Characters of each string an entry holds. A person or a program can edit a stored entry, so it is
+ * read like a model's answer: every string and list has a bound, checked before anything walks it
+ * (a 20 MB name matched word by word held the event loop for seconds). Each bound is what the run that
+ * wrote it can record (the collector's bounds, src/collector/limits.ts, and the text model's), with
+ * room for a secret's placeholder in page text; an entry past one is refused whole.
+ */
+export const ENTRY_BOUNDS = {
+  /** A name, nearby text, form name, option label or scroll container's name: the collector keeps at most 80. */
+  label: 200,
+  /** A role, tag or input type: words of the page's markup. */
+  word: 100,
+  /** Seven hashes and their dots. */
+  fingerprint: 100,
+  title: LIMITS.titleLimit + 200,
+  /** A URL's shape: at most the clipped URL, with `:id` for short segments. */
+  shape: 2 * LIMITS.urlLimit,
+  /** A TYPE_TEXT value: what the text model may write. */
+  text: MAX_TEXT_LENGTH,
+  /** The caller's goal: longer ones are run, not stored. */
+  goal: 10_000,
+  savedAt: 40,
+  /** Elements offered per observation: a place among equals past it was never observed. */
+  ordinal: LIMITS.maxElements,
+} as const
+
+const bounded = (max: number) => z.string().max(max, `must be at most ${max.toLocaleString('en')} characters`)
+
 const rect = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
 
 const recordedTarget = z.object({
-  role: z.string(),
-  name: z.string(),
-  tag: z.string(),
-  type: z.string().optional(),
-  form: z.string().optional(),
-  nearby: z.string().optional(),
-  frame: z.string(),
-  fingerprint: z.string(),
-  ordinal: z.number().int().nonnegative(),
+  role: bounded(ENTRY_BOUNDS.word),
+  name: bounded(ENTRY_BOUNDS.label),
+  tag: bounded(ENTRY_BOUNDS.word),
+  type: bounded(ENTRY_BOUNDS.word).optional(),
+  form: bounded(ENTRY_BOUNDS.label).optional(),
+  nearby: bounded(ENTRY_BOUNDS.label).optional(),
+  frame: bounded(ENTRY_BOUNDS.shape),
+  fingerprint: bounded(ENTRY_BOUNDS.fingerprint).optional(),
+  ordinal: z.number().int().nonnegative().max(ENTRY_BOUNDS.ordinal),
   rect,
 })
 
 const recordedStep = z.object({
   operation: z.enum(PAGE_OPERATIONS),
   target: recordedTarget.optional(),
-  scroll: z.string().optional(),
-  option: z.string().optional(),
+  scroll: bounded(ENTRY_BOUNDS.label).optional(),
+  option: bounded(ENTRY_BOUNDS.label).optional(),
   key: z.enum(PRESS_KEYS).optional(),
   onFocus: z.literal(true).optional(),
   to: z.union([z.enum(DRAG_MOVES as [string, ...string[]]), recordedTarget]).optional(),
-  text: z.string().optional(),
+  text: bounded(ENTRY_BOUNDS.text).optional(),
   risk: z.number().min(0).max(1).optional(),
-  page: z.object({ shape: z.string(), title: z.string() }),
+  page: z.object({ shape: bounded(ENTRY_BOUNDS.shape), title: bounded(ENTRY_BOUNDS.title) }),
 })
 
 /** Steps an entry may hold: a run longer than the step budget's default is not a path worth replaying. */
-const MAX_RECORDED_STEPS = 60
+export const MAX_RECORDED_STEPS = 60
 
 const goalEntry = z.object({
   version: z.literal(GOAL_ENTRY_VERSION),
   kind: z.literal('goal'),
-  goal: z.string(),
-  page: z.string(),
-  steps: z.array(recordedStep).min(1).max(MAX_RECORDED_STEPS),
-  checklist: z.unknown().optional(),
-  savedAt: z.string(),
+  goal: bounded(ENTRY_BOUNDS.goal).optional(),
+  page: bounded(ENTRY_BOUNDS.shape),
+  steps: z.array(recordedStep).min(1).max(MAX_RECORDED_STEPS, `must hold at most ${MAX_RECORDED_STEPS} steps`),
+  // Its items are checked as the caller's checklist would be; the count first, before any item is read.
+  checklist: z.array(z.unknown()).max(MAX_CHECKLIST_ITEMS, `must hold at most ${MAX_CHECKLIST_ITEMS} items`).optional(),
+  savedAt: bounded(ENTRY_BOUNDS.savedAt),
 })
 
 /**
@@ -114,10 +149,12 @@ export function parseGoalEntry(value: unknown, goal: string): { entry: GoalEntry
   const parsed = goalEntry.safeParse(value)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return { invalid: `${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}` }
+    const found = issue?.code === 'too_big' ? sizeAt(value, issue.path) : ''
+    return { invalid: `${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}${found}` }
   }
   const entry = parsed.data as GoalEntry
-  if (entry.goal !== goal) return { invalid: 'the entry was written for another goal' }
+  // Without a goal the entry was written with typedValues: false; its key is the goal's digest.
+  if (entry.goal !== undefined && entry.goal !== goal) return { invalid: 'the entry was written for another goal' }
   for (const [index, step] of entry.steps.entries()) {
     const kind = OPERATIONS[step.operation].target.kind
     if (kind === 'element' && !step.target && !step.onFocus) return { invalid: `steps.${index}: ${step.operation} without a target` }
@@ -135,4 +172,13 @@ export function parseGoalEntry(value: unknown, goal: string): { entry: GoalEntry
     }
   }
   return { entry }
+}
+
+/** ` (got 20,971,520 characters)` for a string or list at `path` of `root`; '' for anything else. */
+function sizeAt(root: unknown, path: readonly PropertyKey[]): string {
+  let value = root
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined
+  if (typeof value === 'string') return ` (got ${value.length.toLocaleString('en')} characters)`
+  if (Array.isArray(value)) return ` (got ${value.length.toLocaleString('en')} items)`
+  return ''
 }

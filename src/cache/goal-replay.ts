@@ -9,6 +9,7 @@ import { readEntry, writeEntry } from './cache-store.ts'
 import { GOAL_ENTRY_VERSION, parseGoalEntry, type GoalEntry, type RecordedStep } from './goal-entry.ts'
 import { matchTarget, recordTarget } from './match-target.ts'
 import { cacheKey, pageShape } from './page-shape.ts'
+import { withoutValues } from './value-free.ts'
 
 // The goal loop's side of the replay cache: the entry found for the goal and its start page, the next
 // recorded step as a decision on the current observation (or the moment the model takes over), the
@@ -16,11 +17,14 @@ import { cacheKey, pageShape } from './page-shape.ts'
 
 /** What the loop does next for the cache. */
 export type ReplayPlan =
-  /** Carry out this recorded step: no decision request. `text` is TYPE_TEXT's stored value, when kept. */
-  | { kind: 'step'; decision: Decision; text: string | undefined; match: 'exact' | 'scored' }
+  /** Carry out this recorded step, matched exactly: no decision request. `text` is TYPE_TEXT's stored value, when kept. */
+  | { kind: 'step'; decision: Decision; text: string | undefined; match: 'exact' }
   /** Every recorded step was replayed and the caller allows DONE without a request once the page verifies it. */
   | { kind: 'verify' }
-  /** Ask the model: no entry, the model has taken over, or the confirmation of DONE. */
+  /**
+   * Ask the model: no entry, the model has taken over, the confirmation of DONE, or a step matched
+   * only by score (`confirm` then says whether the model chose what the replay found).
+   */
   | { kind: 'model' }
 
 /** What the run ended as, for deciding whether its path is stored. */
@@ -40,9 +44,13 @@ export class GoalReplay {
   #next = 0
   #handedOver: string | undefined
   #scored = false
+  /** The step of the last plan, when it matched only by score: it waits for the model's decision. */
+  #unconfirmed: { decision: Omit<Decision, 'decisionMs'>; text: string | undefined; name: string } | undefined
   /** The model chose something other than DONE after the replay: the path changed. */
   #modelActed = false
   readonly #steps: RecordedStep[] = []
+  /** The values typed in this run, for keeping them out of an entry written without values. */
+  readonly #typed: string[] = []
   #typedPassword = false
 
   private constructor(settings: CacheSettings, goal: string, start: string, entry: GoalEntry | undefined) {
@@ -84,11 +92,36 @@ export class GoalReplay {
       this.handOver(`step ${this.#next + 1} (${recorded.operation}): ${found.miss}`)
       return { kind: 'model' }
     }
+    // The recorded risk rated the recorded control; a scored match is another one, which no model has
+    // rated. The model decides that step, rating what it chooses, before anything is input.
+    if (found.match === 'scored') {
+      const name = observation.elements.find((element) => element.id === found.decision.target)?.name ?? ''
+      this.#unconfirmed = { decision: found.decision, text: recorded.text, name }
+      return { kind: 'model' }
+    }
     this.#next += 1
-    if (found.match === 'scored') this.#scored = true
     const decision: Decision = { ...found.decision, decisionMs: Math.round(performance.now() - started) }
     if (recorded.risk !== undefined) decision.risk = recorded.risk
     return { kind: 'step', decision, text: recorded.text, match: found.match }
+  }
+
+  /**
+   * The model's decision on a step the replay matched only by score: when it chose the same action
+   * on the same control, the step counts as replayed (TYPE_TEXT's stored `text` with it) and the
+   * replay goes on; otherwise the model takes over. Undefined when the plan had no scored match.
+   */
+  confirm(decision: Decision): { text: string | undefined } | undefined {
+    const pending = this.#unconfirmed
+    this.#unconfirmed = undefined
+    if (!pending || !this.replaying) return undefined
+    const same = (['operation', 'target', 'option', 'key', 'to'] as const).every((field) => decision[field] === pending.decision[field])
+    if (!same) {
+      this.handOver(`step ${this.#next + 1} matched "${pending.name}" only by score, and the model chose another action (${decision.operation})`)
+      return undefined
+    }
+    this.#next += 1
+    this.#scored = true
+    return { text: pending.text }
   }
 
   /** The model decides from here on: the page did not fit the entry. */
@@ -104,7 +137,7 @@ export class GoalReplay {
   }
 
   /** A step acted on the page, replayed or decided, in the order taken. */
-  record(step: ToldStep, text: string | undefined, cached: boolean): void {
+  record(step: ToldStep & { typedPassword?: true }, text: string | undefined, cached: boolean): void {
     if (!cached && this.#entry && this.#handedOver === undefined) this.#modelActed = true
     const { decision, element, observation } = step
     const recorded: RecordedStep = {
@@ -121,7 +154,9 @@ export class GoalReplay {
       recorded.to = destination ? recordTarget(destination, observation) : decision.to
     }
     if (text !== undefined) {
-      if (element?.type === 'password') this.#typedPassword = true
+      this.#typed.push(text)
+      // A field that was a password when typed into (it may have turned into one after it was observed).
+      if (element?.type === 'password' || step.typedPassword) this.#typedPassword = true
       else if (this.#settings.typedValues) recorded.text = text
     }
     if (decision.risk !== undefined) recorded.risk = decision.risk
@@ -141,17 +176,25 @@ export class GoalReplay {
   async save(end: RunEnd, checklistOff: boolean): Promise<void> {
     if (end.status !== 'success' || (!end.verified && !checklistOff) || this.#steps.length === 0) return
     if (this.#followed() && !this.#scored) return
+    const keepValues = this.#settings.typedValues
     const entry: GoalEntry = {
       version: GOAL_ENTRY_VERSION,
       kind: 'goal',
-      goal: this.#goal,
       page: this.#start,
-      steps: this.#steps,
+      steps: keepValues ? this.#steps : withoutValues(this.#steps, this.#typed),
       savedAt: new Date().toISOString(),
     }
+    // The goal may carry a value (a coupon code); without values the key, a digest of it, names the entry.
+    if (keepValues) entry.goal = this.#goal
     // The checklist may name values typed; it is kept only where those are.
-    if (end.checklist.source === 'model' && this.#settings.typedValues && !this.#typedPassword) {
+    if (end.checklist.source === 'model' && keepValues && !this.#typedPassword) {
       entry.checklist = end.checklist.items.map(({ description, check }) => ({ description, check }))
+    }
+    // What would be refused when read is not written: a later run would pay for reading it, then ask the model.
+    const written = parseGoalEntry(entry, this.#goal)
+    if ('invalid' in written) {
+      log('cache: the goal entry %s is not stored: %s', this.#key, written.invalid)
+      return
     }
     if (await writeEntry(this.#settings.store, this.#key, entry)) log('cache: stored %d steps of the goal under %s in %s', entry.steps.length, this.#key, this.#settings.where)
   }

@@ -10,6 +10,8 @@ import { pageShape } from './page-shape.ts'
 // Nearby text breaks ties but is not required: on another page of a template it names another item.
 // Then by score, when the page changed a little (a button renamed, a form moved): the best candidate
 // must clear a threshold and stand clear of the next one, or there is no match and the model decides.
+// A candidate's name must share a word with the recorded one: role, form and place say where a control
+// is, never what it does, and a "Delete" where "Save" was is another control, not a renamed one.
 
 /** Lowest score of a scored match: role and tag alone (0.3) plus frame and type are never enough. */
 export const MATCH_THRESHOLD = 0.6
@@ -54,11 +56,13 @@ export function matchTarget(recorded: RecordedTarget, observation: Observation, 
     if (chosen) return { element: chosen, how: 'exact', score: 1 }
   }
   const scored = candidates
+    .filter((element) => namesAgree(element.name, recorded.name))
     .map((element) => ({ element, score: score(recorded, element, observation) }))
     .sort((a, b) => b.score - a.score)
   const [best, next] = scored
-  if (!best || best.score < MATCH_THRESHOLD) {
-    return { miss: `no element is like "${recorded.name}" (${recorded.role}); the best scored ${round(best?.score ?? 0)}` }
+  if (!best) return { miss: `no element's name shares a word with "${recorded.name}" (${recorded.role})` }
+  if (best.score < MATCH_THRESHOLD) {
+    return { miss: `no element is like "${recorded.name}" (${recorded.role}); the best scored ${round(best.score)}` }
   }
   if (next && best.score - next.score < MATCH_MARGIN) {
     return { miss: `"${best.element.name}" and "${next.element.name}" are equally like "${recorded.name}" (${round(best.score)}, ${round(next.score)})` }
@@ -97,6 +101,14 @@ function score(recorded: RecordedTarget, element: ObservedElement, observation: 
   if (frameShape(observation, element) === recorded.frame) total += WEIGHTS.frame
   total += WEIGHTS.position * Math.max(0, 1 - distance(centre(element.rect), centre(recorded.rect)) / POSITION_RANGE)
   return total
+}
+
+/** The same name up to case and spacing, or names that share a word (two wordless names must be equal). */
+function namesAgree(a: string, b: string): boolean {
+  if (fold(a) === fold(b)) return true
+  const left = words(a)
+  for (const word of words(b)) if (left.has(word)) return true
+  return false
 }
 
 /** Word overlap (Jaccard) of two texts, case- and space-insensitive; two empty texts are alike. */

@@ -84,10 +84,18 @@ export function textShows(pageText: string, wanted: string): boolean {
   return want.length > 0 && fold(pageText).includes(want)
 }
 
-/** Whether a URL contains `wanted`, ignoring case (hosts are case-insensitive, and models rarely keep case). */
-export function urlContains(url: string, wanted: string): boolean {
+/**
+ * Whether a URL shows `wanted`, ignoring case (hosts are case-insensitive, and models rarely keep
+ * case). The query and the fragment count only when `wanted` names them (`?` or `=`, `#`): else a
+ * `/login?next=/order-complete` would show `/order-complete`.
+ */
+export function urlShows(url: string, wanted: string): boolean {
   const want = wanted.trim().toLowerCase()
-  return want.length > 0 && url.toLowerCase().includes(want)
+  if (want.length === 0) return false
+  let kept = url
+  if (!want.includes('#')) kept = kept.split('#')[0]!
+  if (!/[?=#]/.test(want)) kept = kept.split('?')[0]!
+  return kept.toLowerCase().includes(want)
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u

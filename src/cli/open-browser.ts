@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
 import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from './find-chrome.ts'
+import { toError } from '../errors.ts'
 import { CliError, EXIT } from './cli-error.ts'
 
 export interface BrowserOptions {
@@ -53,7 +54,12 @@ async function launchLocal({ headless, env = process.env }: BrowserOptions): Pro
 }
 
 async function connectRemote(browserWSEndpoint: string): Promise<BrowserSession> {
-  const browser = await puppeteer.connect({ browserWSEndpoint, defaultViewport: HEADLESS_VIEWPORT })
+  const browser = await puppeteer.connect({ browserWSEndpoint, defaultViewport: HEADLESS_VIEWPORT }).catch((thrown: unknown) => {
+    throw new CliError(
+      `Cannot connect to the browser at ${browserWSEndpoint}: ${connectFailure(thrown)}. Check that it is running and that this is its WebSocket endpoint.`,
+      EXIT.usage,
+    )
+  })
   const page = await browser.newPage().catch(async (error: unknown) => {
     await browser.disconnect()
     throw error
@@ -64,6 +70,12 @@ async function connectRemote(browserWSEndpoint: string): Promise<BrowserSession>
     await browser.disconnect().catch(() => {})
   })
   return { browser, page, close }
+}
+
+/** Why a connection failed: Puppeteer rejects with the socket's ErrorEvent, which is no Error but has a message. */
+function connectFailure(thrown: unknown): string {
+  const message = typeof thrown === 'object' && thrown !== null ? (thrown as { message?: unknown }).message : undefined
+  return typeof message === 'string' && message !== '' ? message : toError(thrown).message
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -16,7 +16,8 @@ export async function reportsSince(dir: string, since: number): Promise<string[]
   const reports: string[] = []
   for (const name of names.sort()) {
     const report = join(dir, name, REPORT_FILE)
-    const written = await stat(report).then((info) => info.mtimeMs, () => undefined)
+    // A run whose report could not be written has none to print, whatever is at its path.
+    const written = await stat(report).then((info) => (info.isFile() ? info.mtimeMs : undefined), () => undefined)
     if (written !== undefined && written >= since) reports.push(report)
   }
   return reports

@@ -1,7 +1,10 @@
 import type { Frame, Page } from 'puppeteer-core'
 import type { ConsentChoice, ConsentReport } from '../../types/index.d.ts'
 import { isolatedWorld } from '../browser/isolated-world.ts'
+import type { PageEvents } from '../executor/page-events.ts'
 import { autoconsentFiles } from './autoconsent-files.ts'
+import { holdDocument, type DocumentHold, type HeldNavigation } from './hold-document.ts'
+import { regainPage } from './regain-page.ts'
 
 // Clears a consent banner before the goal's first observation with @duckduckgo/autoconsent, which knows
 // the consent platforms (OneTrust, Cookiebot, Didomi, Usercentrics, Quantcast and hundreds more).
@@ -24,6 +27,19 @@ import { autoconsentFiles } from './autoconsent-files.ts'
  * rather than delaying the goal.
  */
 export const CONSENT_DEADLINE_MS = 5_000
+/**
+ * The part of the bound kept for a page that does not answer when the clearing is abandoned: its script
+ * is stopped and it is given this long to answer (a page that is not busy answers in milliseconds).
+ */
+const REGAIN_MS = 700
+/**
+ * After the banner reports itself answered, the page is held this much longer: the click that answered
+ * it may submit a form or follow a link whose request leaves the renderer a moment after, and a busy
+ * machine makes that moment longer. Counted within the bound.
+ */
+const AFTERMATH_MS = 500
+/** The clearing itself, raced in Node: a page's handler that never yields cannot hold it. */
+const CLEARING_MS = CONSENT_DEADLINE_MS - REGAIN_MS
 /**
  * A platform whose banner is closed (answered on an earlier visit) stays in the page, and the library
  * would watch 5 s for its banner to open; at goal start the page has loaded and an open banner is
@@ -143,55 +159,132 @@ async function mainWorldEval(frame: Frame, code: string, ms: number): Promise<bo
   return result
 }
 
-/**
- * Clears the main frame's consent banner, refusing or accepting as `choice` says. Never throws: a banner
- * not found, not cleared or not cleared in time is said in the report, and the goal goes on as it would
- * without the option.
- */
-export async function dismissConsent(page: Page, choice: ConsentChoice): Promise<ConsentReport> {
-  const started = performance.now()
-  const report: ConsentReport = { action: choice, cmp: null, outcome: 'none', ms: 0 }
-  try {
-    const { script, rules } = autoconsentFiles()
-    const frame = page.mainFrame()
-    const world = isolatedWorld(frame)
-    await world.evaluate(installHandler, libraryConfig(choice), rules)
-    await world.evaluate(script)
-    let lifecycle = 'started'
-    let popupOpen = false
-    let recognised: number | undefined
-    while (!FINAL.has(lifecycle)) {
-      const now = performance.now()
-      if (!popupOpen && recognised !== undefined && now - recognised >= CLOSED_BANNER_MS) {
-        report.outcome = 'none'
-        break
-      }
-      const left = CONSENT_DEADLINE_MS - (now - started)
-      if (left <= 0) {
-        report.outcome = popupOpen ? 'timed_out' : 'none'
-        break
-      }
-      const messages = (await world.evaluate(drain, Math.min(DRAIN_WAIT_MS, left))) as Message[]
-      for (const message of messages) {
-        if (message.type === 'eval') {
-          const result = await mainWorldEval(frame, message.code!, CONSENT_DEADLINE_MS - (performance.now() - started))
-          await world.evaluate(answer, { type: 'evalResp', id: message.id, result })
-        } else if (message.type === 'cmpDetected' || message.type === 'popupFound') {
-          report.cmp = message.cmp ?? report.cmp
-          recognised ??= performance.now()
-          popupOpen ||= message.type === 'popupFound'
-        } else if (message.type === 'report') {
-          lifecycle = message.state?.lifecycle ?? lifecycle
-        }
+/** What the clearing has seen, read when a navigation or the bound ends it first. */
+interface Progress {
+  lifecycle: string
+  popupOpen: boolean
+  /** Set when the step has ended: the abandoned clearing sends the page nothing more. */
+  ended: boolean
+}
+
+/** Runs the library until it is done in this document, its banner is found closed, or the clearing's time is up. */
+async function clearBanner(page: Page, choice: ConsentChoice, report: ConsentReport, progress: Progress, started: number): Promise<void> {
+  const { script, rules } = autoconsentFiles()
+  const frame = page.mainFrame()
+  const world = isolatedWorld(frame)
+  await world.evaluate(installHandler, libraryConfig(choice), rules)
+  await world.evaluate(script)
+  let recognised: number | undefined
+  while (!FINAL.has(progress.lifecycle) && !progress.ended) {
+    const now = performance.now()
+    if (!progress.popupOpen && recognised !== undefined && now - recognised >= CLOSED_BANNER_MS) return
+    const left = CLEARING_MS - (now - started)
+    if (left <= 0) return
+    const messages = (await world.evaluate(drain, Math.min(DRAIN_WAIT_MS, left))) as Message[]
+    for (const message of messages) {
+      if (progress.ended) return
+      if (message.type === 'eval') {
+        const result = await mainWorldEval(frame, message.code!, CLEARING_MS - (performance.now() - started))
+        await world.evaluate(answer, { type: 'evalResp', id: message.id, result })
+      } else if (message.type === 'cmpDetected' || message.type === 'popupFound') {
+        report.cmp = message.cmp ?? report.cmp
+        recognised ??= performance.now()
+        progress.popupOpen ||= message.type === 'popupFound'
+      } else if (message.type === 'report') {
+        progress.lifecycle = message.state?.lifecycle ?? progress.lifecycle
       }
     }
-    if (lifecycle === 'optOutSucceeded' || lifecycle === 'optInSucceeded' || lifecycle === 'done') report.outcome = 'cleared'
-    else if (lifecycle === 'optOutFailed' || lifecycle === 'optInFailed') report.outcome = 'failed'
-    else if (lifecycle === 'nothingDetected') report.outcome = 'none'
-  } catch (error) {
-    report.outcome = 'error'
-    report.error = error instanceof Error ? error.message : String(error)
   }
+}
+
+/** The outcome of a clearing that ended on its own, from the library's last lifecycle state. */
+function finished(progress: Progress): ConsentReport['outcome'] {
+  const { lifecycle } = progress
+  if (lifecycle === 'optOutSucceeded' || lifecycle === 'optInSucceeded' || lifecycle === 'done') return 'cleared'
+  if (lifecycle === 'optOutFailed' || lifecycle === 'optInFailed') return 'failed'
+  if (lifecycle === 'nothingDetected') return 'none'
+  // Out of time, or a platform whose banner never opened.
+  return progress.popupOpen ? 'timed_out' : 'none'
+}
+
+/**
+ * What the click that answered the banner led to: a navigation it started shortly after, or none
+ * ('done'). The page's own tasks run first (a round trip), then a short wait for the request.
+ */
+async function aftermath(page: Page, hold: DocumentHold, leftMs: number): Promise<'done' | HeldNavigation> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const grace = new Promise<'done'>((resolve) => (timer = setTimeout(resolve, Math.max(0, Math.min(AFTERMATH_MS, leftMs)), 'done')))
+  try {
+    const roundTrip = isolatedWorld(page.mainFrame()).evaluate(() => 0).then(() => grace, () => grace)
+    return await Promise.race([hold.navigated, roundTrip])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * Clears the main frame's consent banner, refusing or accepting as `choice` says, in at most
+ * CONSENT_DEADLINE_MS. Never throws: what happened is in the report. Meanwhile the page is held on its
+ * document (a navigation the step causes is stopped and ends it) and, with `events`, every dialog is
+ * dismissed; `consentFailure` says whether the goal can run after it.
+ */
+export async function dismissConsent(page: Page, choice: ConsentChoice, events?: Pick<PageEvents, 'dismissAll' | 'takeDialogs'>): Promise<ConsentReport> {
+  const started = performance.now()
+  const report: ConsentReport = { action: choice, cmp: null, outcome: 'none', ms: 0 }
+  const progress: Progress = { lifecycle: 'started', popupOpen: false, ended: false }
+  let hold: DocumentHold | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  events?.dismissAll(true)
+  try {
+    hold = await holdDocument(page)
+    const bound = new Promise<'bound'>((resolve) => (timer = setTimeout(resolve, CLEARING_MS - (performance.now() - started), 'bound')))
+    const clearing = clearBanner(page, choice, report, progress, started).then(() => 'done' as const)
+    let ended = await Promise.race([clearing, hold.navigated, bound])
+    if (ended === 'done') ended = await aftermath(page, hold, CLEARING_MS - (performance.now() - started))
+    progress.ended = true
+    if (ended === 'done') report.outcome = finished(progress)
+    else if (ended === 'bound') {
+      report.outcome = progress.popupOpen ? 'timed_out' : 'none'
+      const regained = await regainPage(page, REGAIN_MS)
+      if (regained.stopped) report.scriptStopped = true
+      if (!regained.answering) report.outcome = 'unresponsive'
+    } else {
+      report.outcome = ended.left ? 'left_page' : 'navigated'
+      report.url = ended.url
+    }
+  } catch (error) {
+    // A document that changed anyway destroys the library's world: that is the cause worth reporting.
+    const navigation = hold?.seen()
+    if (navigation?.left) {
+      report.outcome = 'left_page'
+      report.url = navigation.url
+    } else {
+      report.outcome = 'error'
+      report.error = error instanceof Error ? error.message : String(error)
+    }
+  } finally {
+    progress.ended = true
+    clearTimeout(timer)
+    await hold?.release()
+    events?.dismissAll(false)
+  }
+  // Raised during the step, not by an action of the run's: counted here, not in the first step's trace.
+  const dialogs = events?.takeDialogs().length ?? 0
+  if (dialogs > 0) report.dialogs = dialogs
   report.ms = Math.round(performance.now() - started)
   return report
+}
+
+/**
+ * Why the goal must not run after this consent step, or undefined when it can: the page is no longer the
+ * document the goal was given, or it does not answer.
+ */
+export function consentFailure(report: ConsentReport): string | undefined {
+  if (report.outcome === 'left_page') {
+    return `The consent step took the page to another document (${report.url}); the goal was not run on a page it was not given.`
+  }
+  if (report.outcome === 'unresponsive') {
+    return `The page did not answer within ${CONSENT_DEADLINE_MS} ms of the consent step (a script of the page kept it busy${report.dialogs ? `, raising ${report.dialogs} dialogs` : ''}); the goal was not run.`
+  }
+  return undefined
 }

@@ -117,7 +117,7 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   // Focus is checked once more in the same task as the insertion, so nothing can take it in between.
   const result = await callInFrame(after.handle.frame, 'replaceFocusedValue', after.handle, input.text)
   if (!result.ok) return { acted: false, stale: result.reason }
-  return { acted: true, frames: [after.handle.frame] }
+  return result.password ? { acted: true, frames: [after.handle.frame], password: true } : { acted: true, frames: [after.handle.frame] }
 }
 
 async function submit(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {

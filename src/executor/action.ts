@@ -24,10 +24,11 @@ export interface ActionInput {
 }
 
 /**
- * `acted` with the frames the input went to; or, before any input, the reason the target failed a
- * freshness check (`stale`); or, after it, what the input reached instead of the target (`redirected`).
+ * `acted` with the frames the input went to, and for TYPE_TEXT `password` when the field was a password
+ * one as it was typed into; or, before any input, the reason the target failed a freshness check
+ * (`stale`); or, after it, what the input reached instead of the target (`redirected`).
  */
-export type ActionOutcome = { acted: true; frames: Frame[] } | { acted: false; stale: string } | { acted: false; redirected: string }
+export type ActionOutcome = { acted: true; frames: Frame[]; password?: true } | { acted: false; stale: string } | { acted: false; redirected: string }
 
 /** An input's result as the action's outcome, with the frame the input went to. */
 export function outcomeOf(result: InputResult, handle: ElementHandle<Element>): ActionOutcome {

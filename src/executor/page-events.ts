@@ -9,6 +9,11 @@ export interface PageEvents {
   takeDialogs(): DialogRecord[]
   /** URLs of tabs the page opened since the last call: the first few, clipped. */
   takePopups(): string[]
+  /**
+   * While on, every dialog is dismissed (a confirm answers "Cancel"): in the consent step no action of
+   * the user's raised it, so nothing is confirmed for them.
+   */
+  dismissAll(on: boolean): void
   dispose(): Promise<void>
 }
 
@@ -21,6 +26,7 @@ export interface PageEvents {
 export async function watchPageEvents(page: Page): Promise<PageEvents> {
   let dialogs: DialogRecord[] = []
   let popups: string[] = []
+  let dismissing = false
   // URLs announced by the page but whose tab has not been created yet, so that it is not reported twice.
   // Keyed by the clipped URL, so that the page cannot make the map hold megabytes either.
   const announced = new Map<string, number>()
@@ -32,7 +38,7 @@ export async function watchPageEvents(page: Page): Promise<PageEvents> {
   }
   const onDialog = (dialog: Dialog) => {
     const type = dialog.type() as DialogRecord['type']
-    const accepted = type !== 'prompt'
+    const accepted = !dismissing && type !== 'prompt'
     if (dialogs.length < LIMITS.dialogsPerStep) dialogs.push({ type, message: clip(dialog.message(), LIMITS.dialogMessageLimit), accepted })
     const answer = accepted ? dialog.accept() : dialog.dismiss()
     // Another listener of the caller's may have answered it first.
@@ -74,6 +80,9 @@ export async function watchPageEvents(page: Page): Promise<PageEvents> {
       const taken = popups
       popups = []
       return taken
+    },
+    dismissAll(on) {
+      dismissing = on
     },
     async dispose() {
       page.off('dialog', onDialog)

@@ -1,6 +1,6 @@
-import type { ChecklistItem, ChecklistReport, TraceEntry } from '../../types/index.d.ts'
+import type { ChecklistItem, ChecklistItemResult, ChecklistReport, TraceEntry } from '../../types/index.d.ts'
 import { ChecklistTracker } from '../checklist/track-checklist.ts'
-import { writeChecklist } from '../checklist/write-checklist.ts'
+import { writeChecklist, type WrittenChecklist } from '../checklist/write-checklist.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { ChecklistLine } from '../decision/decision.ts'
 import { clip } from '../clip.ts'
@@ -13,6 +13,18 @@ import type { Ledger } from '../profiling/ledger.ts'
 
 /** Characters of an item as a request shows it: the model wrote it, but within the request bound. */
 const LINE_LIMIT = 200
+/** Characters of the report's note: a sentence and a few item descriptions. */
+const NOTE_LIMIT = 600
+
+/**
+ * How the decision request shows an item: one the page met before the run is not work left to do (the
+ * model must not undo it), and an unmatched one may still turn up on a later page.
+ */
+function requestStatus(item: ChecklistItemResult): ChecklistLine['status'] {
+  if (item.unproven === 'met_at_start') return 'done'
+  if (item.unproven === 'unmatched') return 'open'
+  return item.status
+}
 
 export interface GoalChecklist {
   /** Re-checks every item against the newest observation and the trace. */
@@ -41,7 +53,15 @@ export async function startChecklist(input: {
   if (checklist === false) return tracked(null, 'none')
   if (Array.isArray(checklist)) return tracked(checklist, 'caller')
   if (input.stored) return tracked(input.stored, 'model')
-  const written = await writeChecklist(input)
+  let written: WrittenChecklist
+  try {
+    written = await writeChecklist(input)
+  } catch (error) {
+    // The run's own end (abort, closed page) ends it; a text model that fails only costs the checklist.
+    if (input.settings.signal?.aborted) throw error
+    const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error)
+    return tracked(null, 'none', clip(`The text model failed to write the checklist, so the run went on without one: ${reason}`, NOTE_LIMIT))
+  }
   if (written.items === null) return tracked(null, 'none', written.note)
   return tracked(written.items, 'model')
 }
@@ -54,7 +74,7 @@ function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'
     },
     lines() {
       if (!tracker) return []
-      const results = tracker.results()
+      const results = tracker.results().map((item) => ({ description: item.description, status: requestStatus(item) }))
       const open = results.filter((item) => item.status === 'open')
       const rest = results.filter((item) => item.status !== 'open')
       return [...open, ...rest].map((item, index) => {
@@ -71,9 +91,26 @@ function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'
       return tracker.verified() && tracker.results().every((item) => item.status !== 'judgment')
     },
     report() {
-      const report: ChecklistReport = { source, items: tracker?.results() ?? [] }
-      if (note !== undefined) report.note = note
+      const items = tracker?.results() ?? []
+      const report: ChecklistReport = { source, items }
+      const said = note ?? unverifiedNote(items)
+      if (said !== undefined) report.note = said
       return report
     },
   }
+}
+
+/** Why items that hold no DONE back still leave the run unverified, or undefined when none does. */
+function unverifiedNote(items: ChecklistItemResult[]): string | undefined {
+  const listed = (why: ChecklistItemResult['unproven']) =>
+    items
+      .filter((item) => item.unproven === why)
+      .map((item) => `"${item.description}"`)
+      .join(', ')
+  const parts: string[] = []
+  const met = listed('met_at_start')
+  if (met) parts.push(`The page showed ${met} before the run acted, so the run did not bring it about: not verified.`)
+  const unmatched = listed('unmatched')
+  if (unmatched) parts.push(`No observation offered the control of ${unmatched}, so nothing on the page could check it: not verified.`)
+  return parts.length > 0 ? clip(parts.join(' '), NOTE_LIMIT) : undefined
 }

@@ -9,7 +9,7 @@ import type { DecideStepInput } from '../decision/decide-step.ts'
 import type { Decision, RecentAction } from '../decision/decision.ts'
 import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
 import { watchRun, type RunSignal } from '../call/run-signal.ts'
-import { dismissConsent } from '../consent/dismiss-consent.ts'
+import { consentFailure, dismissConsent } from '../consent/dismiss-consent.ts'
 import { BlockedError, toError } from '../errors.ts'
 import type { ActionOutcome, CheckFreshness } from '../executor/act.ts'
 import { watchPageEvents, type PageEvents } from '../executor/page-events.ts'
@@ -131,7 +131,11 @@ class GoalRun {
       // The entry is found by the page the goal starts on, before anything moves it.
       if (this.#settings.cache) this.#replay = await run.race(GoalReplay.open(this.#settings.cache, this.#goal, this.#scrub(this.#page.url())))
       // Before the first observation, so the model never sees the banner; it never fails the run.
-      if (this.#settings.consent) this.#consent = await run.race(dismissConsent(this.#page, this.#settings.consent))
+      if (this.#settings.consent) {
+        this.#consent = await run.race(dismissConsent(this.#page, this.#settings.consent, this.#events))
+        const failure = consentFailure(this.#consent)
+        if (failure) throw new Error(failure)
+      }
       await this.#observe([])
       while (!(await this.#step())) {
         // Each turn is one decision request.
@@ -187,6 +191,12 @@ class GoalRun {
     const decision = await this.#waitOnModel(deciding)
     this.#decisions += 1
     const step = beginStep(decision, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#observeMs })
+    // A scored match is carried out only as the model's own decision, with its own risk rating.
+    const confirmed = this.#replay?.confirm(decision)
+    if (confirmed) {
+      step.entry.match = 'scored'
+      step.replay = confirmed
+    }
     this.#trace.push(step.entry)
     this.#open = step
     const shortfall = confidenceShortfall(decision, settings.minConfidence, step.named)
@@ -295,6 +305,7 @@ class GoalRun {
     if (!outcome.acted && 'redirected' in outcome) {
       this.#stop('input_redirected', `The input of ${step.named} did not land on its target: ${this.#scrub(outcome.redirected)}.`)
     }
+    if (outcome.acted && outcome.password) step.typedPassword = true
     if (outcome.acted) await this.#acted(step, text, dialogs, popups)
     else await this.#discardStale(step, outcome.stale, popups)
   }

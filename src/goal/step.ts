@@ -15,8 +15,13 @@ export interface Step extends ToldStep {
   /** The decision as messages name it. */
   named: string
   identity: TargetIdentity | undefined
-  /** Set for a step replayed from the cache: TYPE_TEXT's stored value, when values are kept. */
+  /**
+   * Set for a step replayed from the cache (matched exactly, or matched by score and then chosen by
+   * the model): TYPE_TEXT's stored value, when values are kept.
+   */
   replay?: { text: string | undefined }
+  /** TYPE_TEXT's field was a password one when typed into, whatever the observation says: its value is never kept. */
+  typedPassword?: true
 }
 
 type Counts = { request: number; step: number; observeMs: number }

@@ -15,11 +15,13 @@ export function focusHolder(element: Element): { inside: boolean; holder: string
 }
 
 /** Outcome of replacing a control's value. */
-export type ReplaceResult = { ok: true; value: string } | { ok: false; reason: string }
+export type ReplaceResult = { ok: true; value: string; password?: true } | { ok: false; reason: string }
 
 /**
  * Replaces the value of a focused input, textarea or editing host with `text`, the way typing over a
  * selection does. The focus check and the insertion run in one task, so nothing can move focus between them.
+ * `password` is set when the field is a password one as the value goes in (before it, or once the
+ * page's input handlers have run), whatever it was when the page was observed: the value is a secret then.
  */
 export function replaceFocusedValue(element: Element, text: string): ReplaceResult {
   const doc = element.ownerDocument
@@ -35,6 +37,8 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
   if (!isField && !editable.isContentEditable) return { ok: false, reason: `a ${tag.toLowerCase()} takes no text` }
 
   const read = (): string => (isField ? (element as HTMLInputElement).value : (editable.innerText ?? editable.textContent ?? ''))
+  const isPassword = (): boolean => tag === 'INPUT' && (element as HTMLInputElement).type === 'password'
+  const passwordBefore = isPassword()
   if (isField) {
     const field = element as HTMLInputElement
     try {
@@ -73,7 +77,8 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
         : new (view ? view.Event : Event)('input', { bubbles: true, composed: true }),
     )
   }
-  return { ok: true, value: read().replace(/\n$/, '') }
+  const value = read().replace(/\n$/, '')
+  return passwordBefore || isPassword() ? { ok: true, value, password: true } : { ok: true, value }
 }
 
 /** How a user would submit the target's form: click a submit button, press Enter in a field, or submit the form. */

@@ -1,5 +1,6 @@
 import { boxed, boxless, boxOf, rendered, vh, vw } from './layout.ts'
 import { centre, round } from './visibility.ts'
+import { legible } from './legible.ts'
 import { BLOCK_TAGS, clip, collapse } from './text.ts'
 import type { RawBlocker } from './types.ts'
 
@@ -36,10 +37,10 @@ export function viewportText(texts: Text[], textLimit: number): ViewportText {
       if (rect.width === 0 && rect.height === 0 && boxless(parent)) {
         // No box of its own: judge the text by its own box and the nearest ancestor that has one.
         const holder = boxed(parent)
-        seen = holder && rendered(holder) ? 1 : 0
+        seen = holder && rendered(holder) && legible(parent) ? 1 : 0
       } else {
         const inside = rect.width > 0 && rect.height > 0 && rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw
-        seen = !inside || !rendered(parent) ? 0 : rect.top >= 0 && rect.left >= 0 && rect.bottom <= vh && rect.right <= vw ? 2 : 1
+        seen = !inside || !rendered(parent) || !legible(parent) ? 0 : rect.top >= 0 && rect.left >= 0 && rect.bottom <= vh && rect.right <= vw ? 2 : 1
       }
       parentSeen.set(parent, seen)
       if (seen) holders.push(parent)

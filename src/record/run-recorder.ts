@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { appendFile, mkdir, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Page } from 'puppeteer-core'
 import type { Accuracy } from '../../types/index.d.ts'
@@ -15,7 +15,9 @@ import { stepLine, type RecordedStepInput } from './step-line.ts'
 // One run folder of a recording: created when the run starts, a screenshot per step (of the page it was
 // decided on, taken by the loop while the model is asked, awaited only before input), a run.jsonl
 // line per step as each ends, and when the run ends the final screenshot, the result line and report.html.
-// Writing never fails or holds up a run: errors are logged and the recording goes on without them.
+// Writing never fails or holds up a run: errors are logged and the recording goes on without them. The
+// first failure of a run is also a console warning: a recording asked for and not made must not pass
+// unnoticed, as the debug log alone would let it.
 
 /** Characters of a goal in the folder name: enough to tell runs apart in a listing. */
 const NAME_WORDS_LIMIT = 40
@@ -37,6 +39,7 @@ export class RunRecorder {
   readonly #byObservation = new WeakMap<Observation, Promise<Shot | undefined>>()
   #callsSeen = 0
   #waitedMs = 0
+  #warned = false
   readonly #startedAt = new Date()
 
   constructor(settings: RecordSettings, page: Page, call: 'goal' | 'extract', subject: string | undefined) {
@@ -46,7 +49,7 @@ export class RunRecorder {
     this.#made = mkdir(this.folder, { recursive: true }).then(
       () => true,
       (error: unknown) => {
-        log('record: cannot create %s, nothing is recorded: %s', this.folder, messageOf(error))
+        this.#warn(`cannot create the run folder ${this.folder}: ${messageOf(error)}. Nothing of this run is recorded`)
         return false
       },
     )
@@ -92,7 +95,7 @@ export class RunRecorder {
     })
   }
 
-  /** The run ended: the final page, the result line and the report. Resolves the report's path, or undefined when nothing could be written. */
+  /** The run ended: the final page, the result line and the report. Resolves the report's path, or undefined when the report could not be written. */
   async finish(result: FinishedRun): Promise<string | undefined> {
     const shot = await captureViewport(this.#page)
     const line: ResultLine = {
@@ -126,11 +129,22 @@ export class RunRecorder {
     await this.#writeReport()
   }
 
+  /** Resolves the report's path once it is written whole, or undefined when it could not be. */
   async #writeReport(): Promise<string | undefined> {
     const path = join(this.folder, REPORT_FILE)
-    this.#queue(() => writeFile(path, renderReport(this.#lines)))
+    let written = false
+    this.#queue(async () => {
+      try {
+        await writeFile(path, renderReport(this.#lines))
+        written = true
+      } catch (error) {
+        // A full disk leaves a truncated file behind, which would pass for the report.
+        await unlink(path).catch(() => {})
+        throw error
+      }
+    })
     await this.#writes
-    return (await this.#made) ? path : undefined
+    return written ? path : undefined
   }
 
   /** Runs `write` after every earlier one, once the folder exists; a failure is logged, never thrown. */
@@ -140,9 +154,17 @@ export class RunRecorder {
       try {
         await write()
       } catch (error) {
-        log('record: writing to %s failed: %s', this.folder, messageOf(error))
+        this.#warn(`writing to ${this.folder} failed: ${messageOf(error)}. The recording of this run is incomplete`)
       }
     })
+  }
+
+  /** Every failure is logged; the run's first is also warned about on stderr. */
+  #warn(message: string): void {
+    log('record: %s', message)
+    if (this.#warned) return
+    this.#warned = true
+    console.warn(`puppeteer-agent: record: ${message}.`)
   }
 }
 

@@ -19,6 +19,8 @@ export interface RecordedStepInput {
   decision: Decision
   observation: Observation
   element: ObservedElement | undefined
+  /** The field was a password one when typed into, though the observation may show it as text. */
+  typedPassword?: true | undefined
 }
 
 export function stepLine(
@@ -48,7 +50,7 @@ export function stepLine(
   if (entry.key !== undefined) line.key = entry.key
   if (entry.to !== undefined) line.to = entry.to
   if (entry.text !== undefined) {
-    const hide = !extra.typedValues || element?.type === 'password'
+    const hide = !extra.typedValues || element?.type === 'password' || step.typedPassword === true
     line.text = hide ? mask(entry.text) : entry.text
     if (hide) line.masked = true
   }
