@@ -51,6 +51,7 @@ function multiline(el: Element): boolean {
   return el.localName === 'textarea' || (editable !== null && editable !== 'false') || el.getAttribute('aria-multiline') === 'true'
 }
 
+/** The control as the model reads it; `signals` (the observation's listeners) are needed for its operations, which are left empty without them. */
 export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: DescribeLimits, signals?: InputSignals): Description {
   const el = subjectOf(node)
   const role = controlRole(el)
@@ -61,7 +62,9 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   if (inferred) name = inferred
   const value = valueOf(el)
   const state = stateOf(el, role)
-  const operations = capabilitiesOf(el, role, signals)
+  // The freshness check compares the parts only: it skips what can be done, whose hover rules read
+  // the page's style sheets, on the path of every input.
+  const operations = signals ? capabilitiesOf(el, role, signals) : []
   const options = optionsOf(el, role)
   const form = formOf(el)
   const summary = form ? formSummary(form) : null
