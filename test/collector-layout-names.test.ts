@@ -80,3 +80,13 @@ test('the state a person reads: pressed, selected, expanded, current, checked, a
   t.like(named.get('red'), { role: 'option', state: { selected: true } })
   t.like(named.get('blue'), { role: 'option', state: { selected: false } })
 })
+
+test('a toolbar between a heading and an editor is read past: the heading names the editor', (t) => {
+  const elements = offered(`
+    <h3>What did you expect to happen?</h3>
+    <div class="bar"><button>B</button><button>I</button></div>
+    <div contenteditable="true"></div>
+  `)
+  t.deepEqual(elements.at(-1)!.name, 'What did you expect to happen?')
+  t.is(elements.at(-1)!.nameFrom, 'layout')
+})

@@ -162,3 +162,28 @@ test('past the cap, distinct controls are kept before the hundredth copy of a na
   t.is(observation.omitted, 52)
   t.deepEqual(observation.omittedNames, ['Add ×52'])
 })
+
+test('a titled icon inside a larger clickable is a control of its own; inside a link or a button it is part of it', async (t) => {
+  const { snapshot } = await offered(
+    t,
+    `<style>.card { cursor: pointer; display: flex; gap: 8px; width: 300px; padding: 8px } .meta { display: block }</style>
+     <div class="card"><div>Invoices<span class="meta">1 item</span></div><span class="more" title="More actions for Invoices">⋮</span></div>
+     <a href="#x" style="display:inline-block;padding:4px">Download <span title="Download">⬇</span></a>
+     <script>document.addEventListener('click', () => {})</script>`,
+  )
+  t.deepEqual(names(snapshot), ['Invoices 1 item ⋮', 'More actions for Invoices', 'Download ⬇'])
+})
+
+test('initials or a letter that a title spells out are named by both; a toggle drawn without text by the text beside it', async (t) => {
+  const { named } = await offered(
+    t,
+    `<style>.me, .tgl, b { cursor: pointer } .tgl { display: inline-block; width: 40px; height: 20px; background: #ccc } .line { display: flex; gap: 8px }</style>
+     <span class="me" title="Your profile">JM</span>
+     <b title="Bold" aria-pressed="false">B</b>
+     <div class="line"><div>Play a sound</div><div class="tgl" aria-checked="false"></div></div>
+     <script>document.addEventListener('click', () => {})</script>`,
+  )
+  t.truthy(named.get('JM (Your profile)'))
+  t.like(named.get('B (Bold)'), { state: { pressed: false } })
+  t.like(named.get('Play a sound'), { nameFrom: 'layout', state: { checked: false } })
+})

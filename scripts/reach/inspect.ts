@@ -89,7 +89,8 @@ type Judged = Pick<Inspection, 'recall' | 'fieldNames' | 'unnamedFields' | 'iner
 /** The checks that read the offered list alone. */
 function judge(reachCase: ReachCase, offered: readonly Offered[]): Judged {
   const fields = offered.filter(isField)
-  const fieldMisses = (reachCase.fieldNames ?? []).filter((text) => !fields.some((field) => fold(field.name) === fold(text)))
+  // A layout-named control may be a toggle drawn without text as well as a field.
+  const fieldMisses = (reachCase.fieldNames ?? []).filter((text) => !offered.some((element) => fold(element.name) === fold(text)))
   const inertTexts = new Set((reachCase.inert ?? []).map(fold))
   const stateMisses = (reachCase.states ?? []).flatMap((want) => {
     const shown = JSON.stringify(want.value)
@@ -152,8 +153,10 @@ async function duplicates(reachCase: ReachCase, offered: readonly Offered[], sna
       if (!repeats.has(later.index)) repeats.set(later.index, `${describe(later)} inside or around ${describe(group[a]!)} of the same name`)
     }
   }
+  // A control listed under a name of its own ("More actions for Contracts") repeats no other.
+  const listed = new Set(reachCase.controls.map(fold))
   for (const text of reachCase.nested ?? []) {
-    const [, ...extra] = allByText(offered, text)
+    const [, ...extra] = allByText(offered, text).filter((element) => fold(element.name) === fold(text) || !listed.has(fold(element.name)))
     for (const element of extra) if (!repeats.has(element.index)) repeats.set(element.index, `${describe(element)}: "${text}" offered again (nested)`)
   }
   return [...repeats.entries()].sort(([a], [b]) => a - b).map(([, reason]) => reason)

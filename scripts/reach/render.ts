@@ -80,7 +80,7 @@ export function renderMisses(records: readonly CaseRecord[]): string {
       precision.probes.filter((probe) => probe.responded === undefined).map((probe) => `#${probe.index} ${probe.element}: ${probe.error ?? 'unknown'}`),
     )
     add('duplicate', inspection.duplicates)
-    add('field name', inspection.fieldNames.misses.map((text) => `no offered field named "${text}"`))
+    add('field name', inspection.fieldNames.misses.map((text) => `no offered field or control named "${text}"`))
     add('unnamed field', inspection.unnamedFields)
     add('inert offered', inspection.inert)
     add('state', inspection.states.misses)

@@ -1,7 +1,7 @@
 import { attr, inputType, listOptions } from './dom.ts'
 import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
-import { isField, layoutName } from './layout-names.ts'
+import { layoutName } from './layout-names.ts'
 import { controlRole, nameOf } from './names.ts'
 import { nearbyOf } from './nearby.ts'
 import { stateOf, valueOf } from './control-state.ts'
@@ -58,7 +58,8 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   const tag = el.localName
   const type = inputType(el)
   let name = nameOf(el, role, nameLimit)
-  const inferred = !name && isField(el) ? clip(layoutName(el), nameLimit) : ''
+  // A field, or a control drawn without text (a toggle's track), is named by the text beside it.
+  const inferred = name ? '' : clip(layoutName(el), nameLimit)
   if (inferred) name = inferred
   const value = valueOf(el)
   const state = stateOf(el, role)

@@ -2,15 +2,20 @@ import { inputType } from './dom.ts'
 import { HEADINGS } from './nearby.ts'
 import { BLOCK_TAGS, collapse, textOf } from './text.ts'
 
-// A field's name read from the layout when the markup names it nowhere (no label, aria-label, title
-// or placeholder), as a person reads it: the cell to its left (or its column's header), the `<dt>`
-// of its `<dd>`, the text before it on its line, the heading of a group that holds only this field,
-// and for a checkbox or radio the text right after it.
+// A field's name (or that of a control drawn without text, a toggle's track) read from the layout
+// when the markup names it nowhere (no label, aria-label, title or placeholder), as a person reads it:
+// the cell to its left (or its column's header), the `<dt>` of its `<dd>`, the text before it on its
+// line, the heading of a group that holds only this field, and for a checkbox or radio the text right
+// after it.
 
 /** Characters read for a name: a label is short, and a paragraph before a field is not its name. */
 const NAME_CHARS = 60
 /** Text before a field on its line that is longer than this is prose, not a label. */
 const LABEL_WORDS = 8
+
+/** What a toolbar is built of: text inside such controls names them, not the field after them. */
+const CONTROLS = 'button, a[href], [role=button], [aria-pressed], [onclick]'
+const TOOLBARS = `[role=toolbar], ${CONTROLS}`
 
 const FIELD_SELECTOR = 'input:not([type=hidden]), select, textarea, [contenteditable]:not([contenteditable=false])'
 
@@ -61,6 +66,8 @@ function fromLine(el: Element): string {
       if (before.nodeType === 1) {
         const element = before as Element
         if (element.localName === 'br' || element.matches(FIELD_SELECTOR) || element.querySelector(FIELD_SELECTOR)) break
+        // A toolbar over an editor is made of controls, not of the editor's label: read past it.
+        if (element.matches(TOOLBARS) || element.querySelector(CONTROLS)) continue
         if (BLOCK_TAGS.has(element.localName) && element.localName !== 'label') {
           // A heading names the field right after it, unless more bare fields follow it under that heading.
           if (!element.matches(HEADINGS) || !sharesHeading(node)) text = textOf(element, NAME_CHARS, null, false)

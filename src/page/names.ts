@@ -188,7 +188,7 @@ export function nameOf(el: Element, role: string, limit: number): string {
   if (NAME_FROM_CONTENT.has(role) || tag === 'summary' || tag === 'button' || tag === 'a') {
     const text = contentOf(el, role, budget)
     // A glyph alone ("☆", "▸", "×") is an icon: the title says what it does.
-    if (text && (!title || /[\p{L}\p{N}]/u.test(text))) return clip(text, limit)
+    if (text && (!title || /[\p{L}\p{N}]/u.test(text))) return clip(abbreviated(text, title) ? `${text} (${title})` : text, limit)
   }
   if (title) return clip(title, limit)
   const placeholder = attr(el, 'placeholder') || attr(el, 'aria-placeholder')
@@ -199,6 +199,14 @@ export function nameOf(el: Element, role: string, limit: number): string {
     if (text) return clip(text, limit)
   }
   return clip(hintOf(el, budget), limit)
+}
+
+/** Longest text read as an abbreviation: initials on an avatar ("JM"), a toolbar's "B" or "I". */
+const ABBREVIATION_CHARS = 3
+
+/** The text is a letter or initials and the title spells out what it stands for: a person hovering reads both. */
+function abbreviated(text: string, title: string): boolean {
+  return title !== '' && text.length <= ABBREVIATION_CHARS && !/\s/.test(text) && title.toLowerCase() !== text.toLowerCase()
 }
 
 /** What an otherwise unnamed control still tells: a button's value, its description, its image. */

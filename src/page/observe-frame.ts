@@ -1,12 +1,12 @@
 import { canvasSurface, captchaField, captchaPhrase, captchaWidget } from './blockers.ts'
-import { inputType } from './dom.ts'
+import { attr, inputType } from './dom.ts'
 import { focusedElement, type InputSignals } from './capabilities.ts'
 import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
 import { vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
 import { offer, type Signal, type Visible } from './offer.ts'
-import { hintedIn, pointerOwner, scriptSignal } from './script-controls.ts'
+import { hintedIn, pointerCursor, pointerOwner, scriptSignal } from './script-controls.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
 import { scrollersAround } from './scrollers.ts'
 import { clip, SKIP_TAGS } from './text.ts'
@@ -92,6 +92,7 @@ function addPointerControls(found: Found, holders: Element[], listened: Readonly
     const owner = pointerOwner(el, isControl)
     if (owner) owners.add(owner)
   }
+  for (const el of [...holders, ...found.leaves]) if (iconInside(el, known) && inViewport(el)) owners.add(el)
   if (!owners.size) return
   const added: Element[] = []
   for (const owner of owners) {
@@ -103,6 +104,23 @@ function addPointerControls(found: Found, holders: Element[], listened: Readonly
     }
   }
   found.candidates = inDocumentOrder(found.candidates, added)
+}
+
+const WORDS = /[\p{L}\p{N}]/u
+
+/**
+ * An icon with a label of its own (a card's "⋮" titled "More actions for Invoices", a row's "×")
+ * inside a larger clickable that says more: a person sees a control of its own. Inside a native
+ * control (an icon in a link or button) it is only part of that control.
+ */
+function iconInside(el: Element, known: ReadonlySet<Element>): boolean {
+  if (known.has(el) || !pointerCursor(el) || !(attr(el, 'title') || attr(el, 'aria-label'))) return false
+  if (WORDS.test(el.textContent ?? '')) return false
+  for (let node = el.parentElement; node && pointerCursor(node); node = node.parentElement) {
+    if (isCandidate(node)) return false
+    if (WORDS.test(node.textContent ?? '')) return true
+  }
+  return false
 }
 
 /** A container whose children are all alike (a list's items, a grid's cards) stands for each of them. */

@@ -1,5 +1,5 @@
 import { attr } from './dom.ts'
-import { boxless } from './layout.ts'
+import { boxless, callCache, remembered } from './layout.ts'
 
 // The one definition of text as the agent reads it: which tags hold no readable text, which tags
 // separate words, how whitespace collapses and how long text is clipped. The collector, the rules
@@ -24,6 +24,13 @@ export function hash(text: string): string {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
   return (h >>> 0).toString(36)
+}
+
+const blocks = callCache<Element, boolean>()
+
+/** A `span` styled `display: block` (a card's caption under its title) is a line of its own: its words are apart. */
+function laidOutAsBlock(el: Element): boolean {
+  return remembered(blocks, el, (node) => /^(?:block|flex|grid|flow-root|list-item|table)/.test(getComputedStyle(node).display))
 }
 
 /**
@@ -55,7 +62,7 @@ export function textOf(node: Node, limit: number, skip: Node | null, includeHidd
       out += ` ${attr(el, 'alt')} `
       return
     }
-    const block = BLOCK_TAGS.has(tag) || (apart && current.parentNode === node)
+    const block = BLOCK_TAGS.has(tag) || (apart && current.parentNode === node) || (!includeHidden && laidOutAsBlock(el))
     if (block) out += ' '
     const children: ArrayLike<Node> =
       el.shadowRoot?.childNodes ??
