@@ -4,12 +4,19 @@ import { cacheFromEnvironment, resolveCache, type CacheSettings } from './cache/
 import { parseCallerChecklist } from './checklist/checklist-schema.ts'
 import { recordFromEnvironment, resolveRecord, type RecordSettings } from './record/record-settings.ts'
 import { parseSecrets, type Secret } from './secrets/placeholders.ts'
+import type { DecisionSettings } from './decision/decide-step.ts'
 import { UsageError } from './errors.ts'
+import { showValue } from './base/show-value.ts'
+import { createLocalDecisionModel, createLocalLanguageModel } from './local/index.ts'
 
 export const REASONING_LEVELS = ['provider-default', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const
 
-/** Every option, filled in. Parts of the pipeline read this, never the raw caller input. */
-export interface Settings {
+/**
+ * Every option, filled in: parts of the pipeline read this, never the raw caller input. Each feature declares the settings it reads (`DecisionSettings`
+ * and the model settings it extends), so the features never import this module; extending them here
+ * makes the compiler check that these fields are what the features read.
+ */
+export interface Settings extends DecisionSettings {
   decisions: string | object | false
   text: string | object
   evaluator: string | object
@@ -150,15 +157,22 @@ export function parseOptions(input: unknown, where = 'options'): Partial<Setting
 
 /** Later layers win; each layer has already been parsed. The environment's cache and recording come under them all. */
 export function mergeSettings(...layers: Partial<Settings>[]): Settings {
-  return Object.assign({}, DEFAULTS, { cache: cacheFromEnvironment(), record: recordFromEnvironment() }, ...layers) as Settings
+  return withLocalModels(Object.assign({}, DEFAULTS, { cache: cacheFromEnvironment(), record: recordFromEnvironment() }, ...layers) as Settings)
 }
 
-/** A value as a usage error shows it: short strings quoted, objects by their kind. */
-export function showValue(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)
-  if (typeof value === 'object') return 'an object'
-  if (typeof value === 'function') return 'a function'
-  return String(value)
+/** The model setting that names the offline baseline models. */
+export const LOCAL_MODEL = 'local'
+
+/** `'local'` becomes the offline models here, where options are resolved: the models folder sees only ids and instances. */
+export function resolveLocal<T extends string | object | false>(setting: T, create: () => object): T | object {
+  return setting === LOCAL_MODEL ? create() : setting
+}
+
+function withLocalModels(settings: Settings): Settings {
+  return {
+    ...settings,
+    decisions: resolveLocal(settings.decisions, createLocalDecisionModel),
+    text: resolveLocal(settings.text, createLocalLanguageModel),
+    evaluator: resolveLocal(settings.evaluator, createLocalDecisionModel),
+  }
 }

@@ -4,7 +4,7 @@ import { MockLanguageModelV4 } from 'ai/test'
 import type { JSONObject } from '@ai-sdk/provider'
 import { checklistPrompt, writeChecklist } from '../src/checklist/write-checklist.ts'
 import { mergeSettings } from '../src/options.ts'
-import { createLedger } from '../src/profiling/ledger.ts'
+import { createLedger } from '../src/base/ledger.ts'
 import { replyingModel, textResult, promptOf } from './helpers/language-models.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 

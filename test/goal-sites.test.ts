@@ -1,7 +1,7 @@
 import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
-import { log } from '../src/profiling/log.ts'
+import { log } from '../src/base/log.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { useFixtureServers } from './helpers/fixture-server.ts'
 import { evaluatorModel, scriptedModel, textDecider, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'

@@ -3,7 +3,7 @@ import type { ChecklistItem } from '../types/index.d.ts'
 import type { ObservedElement } from '../src/collector/observation.ts'
 import { writeChecklist } from '../src/checklist/write-checklist.ts'
 import { mergeSettings } from '../src/options.ts'
-import { createLedger } from '../src/profiling/ledger.ts'
+import { createLedger } from '../src/base/ledger.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
 // The offline checklist writer, through the same request a real text model gets (`text: 'local'`).

@@ -3,7 +3,7 @@ import { experimental_decide, type Experimental_DecisionQuestion } from 'ai'
 import { createLocalDecisionModel } from '../src/local/index.ts'
 import { decideStep } from '../src/decision/decide-step.ts'
 import { mergeSettings } from '../src/options.ts'
-import { createLedger } from '../src/profiling/ledger.ts'
+import { createLedger } from '../src/base/ledger.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
 const model = createLocalDecisionModel()

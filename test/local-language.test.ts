@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { createLocalLanguageModel } from '../src/local/index.ts'
 import { writeText } from '../src/decision/write-text.ts'
 import { mergeSettings } from '../src/options.ts'
-import { createLedger } from '../src/profiling/ledger.ts'
+import { createLedger } from '../src/base/ledger.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
 const model = createLocalLanguageModel()

@@ -5,7 +5,7 @@ import { GatewayAuthenticationError, GatewayRateLimitError } from '@ai-sdk/gatew
 import type { Experimental_DecisionModelV4, Experimental_DecisionModelV4Result, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { mergeSettings, type Settings } from '../src/options.ts'
-import { createLedger, summarizeCost } from '../src/profiling/ledger.ts'
+import { createLedger, summarizeCost } from '../src/base/ledger.ts'
 import { callDecisionModel } from '../src/models/call-decision-model.ts'
 import { generateJson } from '../src/models/call-language-model.ts'
 import { isRetryable, requestedDelayMs } from '../src/models/retry-policy.ts'
@@ -97,8 +97,10 @@ test('a model id string resolves to an AI Gateway model; an instance is used as 
 })
 
 test("'local' resolves to the offline baseline models", (t) => {
-  t.is(resolveDecisionModel('local').provider, 'puppeteer-agent.local')
-  t.is(resolveLanguageModel('local').provider, 'puppeteer-agent.local')
+  const settings = mergeSettings({ decisions: 'local', text: 'local', evaluator: 'local' })
+  t.is(resolveDecisionModel(settings.decisions as object).provider, 'puppeteer-agent.local')
+  t.is(resolveLanguageModel(settings.text).provider, 'puppeteer-agent.local')
+  t.is(resolveDecisionModel(settings.evaluator).provider, 'puppeteer-agent.local')
 })
 
 test('a legacy decision model with only doEvaluate is adapted', async (t) => {

@@ -2,6 +2,8 @@ import type { Browser } from 'puppeteer-core'
 import type { GoalResult } from '../../types/index.d.ts'
 import agent from '../../src/index.ts'
 import { resolveDecisionModel } from '../../src/models/resolve-model.ts'
+import { createLocalDecisionModel } from '../../src/local/index.ts'
+import { resolveLocal } from '../../src/options.ts'
 import { messageOf } from '../common/message.ts'
 import { recordingModel, type CapturedCall, type LiveOutcome, type RecordedRequest } from './recording.ts'
 
@@ -33,7 +35,7 @@ export async function recordLive(
   const recorded: RecordedRequest[] = []
   for (let run = 1; run <= plan.maxRuns && recorded.length < plan.samples; run++) {
     const calls: CapturedCall[] = []
-    const decisions = recordingModel(resolveDecisionModel(plan.reference), (call) => calls.push(call))
+    const decisions = recordingModel(resolveDecisionModel(resolveLocal(plan.reference, createLocalDecisionModel)), (call) => calls.push(call))
     const context = await browser.createBrowserContext()
     try {
       const page = await context.newPage()

@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core'
 import { frameSession } from './isolated-world.ts'
-import { log } from '../profiling/log.ts'
+import { log } from '../base/log.ts'
 
 // The viewport as a JPEG, for a recording or a decision request's image (vision). Taken through the
 // top frame's CDP session, so the page can neither see nor delay it with its own scripts; a page that

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { CacheStore } from '../../types/index.d.ts'
-import { log } from '../profiling/log.ts'
+import { log } from '../base/log.ts'
 
 // Where replay entries live: a directory of JSON files, or any store with async get/set (a keyv
 // instance). Reading and writing never fail a run: a store that throws or an entry that does not

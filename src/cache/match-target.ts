@@ -1,4 +1,4 @@
-import { fold } from '../checklist/match-names.ts'
+import { fold } from '../base/fold.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import type { ElementCapability } from '../operations.ts'
 import type { RecordedTarget } from './goal-entry.ts'

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import type { CacheStore, Rules } from '../../types/index.d.ts'
 import type { EngineOutcome } from '../page/rules-engine.ts'
-import { validateRules } from '../extract/validate-rules.ts'
-import { log } from '../profiling/log.ts'
+import { log } from '../base/log.ts'
 import { readEntry, writeEntry } from './cache-store.ts'
 import { cacheKey, pageShape } from './page-shape.ts'
 
@@ -24,24 +23,28 @@ export interface RulesEntry {
   savedAt: string
 }
 
-// The built-in engine's checks: a stored entry is run by it like rules a caller passed.
-const storedRules = z.custom<Rules>().superRefine((rules, context) => {
-  try {
-    validateRules(rules)
-  } catch (error) {
-    context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
-  }
-})
+/** Throws when rules are not ones the engine runs: the extractor's own check, passed in by it. */
+export type ValidateRules = (rules: Rules) => void
 
-const rulesEntry = z.object({
-  version: z.literal(RULES_ENTRY_VERSION),
-  kind: z.literal('rules'),
-  instruction: z.string(),
-  page: z.string(),
-  rules: storedRules,
-  found: z.array(z.string()),
-  savedAt: z.string(),
-})
+/** An entry's shape; its rules pass the engine's checks, as rules a caller passed do. */
+function entrySchema(validate: ValidateRules) {
+  const storedRules = z.custom<Rules>().superRefine((rules, context) => {
+    try {
+      validate(rules)
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) })
+    }
+  })
+  return z.object({
+    version: z.literal(RULES_ENTRY_VERSION),
+    kind: z.literal('rules'),
+    instruction: z.string(),
+    page: z.string(),
+    rules: storedRules,
+    found: z.array(z.string()),
+    savedAt: z.string(),
+  })
+}
 
 /** The entry of one extraction: an instruction, the caller's rule skeleton if any, the page's URL. */
 export interface RulesCache {
@@ -51,8 +54,9 @@ export interface RulesCache {
   save(rules: Rules, data: Record<string, unknown>): Promise<void>
 }
 
-export function rulesCache(store: CacheStore, call: { instruction: string; skeleton: Rules | undefined; url: string }): RulesCache {
+export function rulesCache(store: CacheStore, call: { instruction: string; skeleton: Rules | undefined; url: string }, validate: ValidateRules): RulesCache {
   const page = pageShape(call.url)
+  const rulesEntry = entrySchema(validate)
   const key = cacheKey('rules', [call.instruction, call.skeleton ? stableJson(call.skeleton) : '', page])
   return {
     async read() {

@@ -4,7 +4,7 @@ import { clip } from '../clip.ts'
 import { UsageError } from '../errors.ts'
 
 // The shape of a checklist, whoever wrote it: the text model (its reply) or the caller (the
-// `checklist` option). Kinds and typed arguments only: nothing here is a selector or code, and an item
+// `checklist` option), and of the prompt it is written from. Kinds and typed arguments only: nothing here is a selector or code, and an item
 // with any other property is refused. The reply schema is sent to providers as JSON Schema, so it holds
 // only what JSON Schema can say (no transforms, no custom types).
 
@@ -86,4 +86,21 @@ function shown(value: unknown): string {
     text = String(value)
   }
   return clip(text, 80)
+}
+
+/** A control as the checklist writer reads it: enough to name it, nothing to act on. */
+export type PromptControl = {
+  role: string
+  name: string
+  type?: string
+  options?: string[]
+}
+
+/** What the text model reads; the offline writer reads the same. */
+export type ChecklistPrompt = {
+  goal: string
+  page: { url: string; title: string }
+  controls: PromptControl[]
+  /** Controls of the observation not listed. */
+  controls_left_out?: number
 }

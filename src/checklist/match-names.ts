@@ -3,10 +3,8 @@
 // space-insensitive, with no model and no fuzzy distance: a checklist item is evidence only when the
 // page says the same thing.
 
-/** Lower case, whitespace collapsed, trimmed: what "case- and space-insensitive" means everywhere here. */
-export function fold(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase()
-}
+import { fold } from '../base/fold.ts'
+
 
 /** A name as compared: folded, without the trailing `:` or `*` a label carries (`Email *`, `Name:`). */
 export function normaliseName(name: string): string {

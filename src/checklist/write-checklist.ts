@@ -4,9 +4,9 @@ import type { ChecklistItem } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { generateJson } from '../models/call-language-model.ts'
-import type { Settings } from '../options.ts'
-import type { Ledger } from '../profiling/ledger.ts'
-import { checklistReplySchema, MAX_CHECKLIST_ITEMS } from './checklist-schema.ts'
+import type { LanguageSettings } from '../models/call-language-model.ts'
+import type { Ledger } from '../base/ledger.ts'
+import { checklistReplySchema, MAX_CHECKLIST_ITEMS, type ChecklistPrompt, type PromptControl } from './checklist-schema.ts'
 
 // The goal split into checkable sub-goals by the text model, in one request when the goal starts. The
 // model reads the goal and the controls the page offers, so that it names fields as the observation
@@ -43,28 +43,11 @@ const INSTRUCTIONS = [
 
 export type WrittenChecklist = { items: ChecklistItem[] } | { items: null; note: string }
 
-/** A control as the checklist writer reads it: enough to name it, nothing to act on. */
-export type PromptControl = {
-  role: string
-  name: string
-  type?: string
-  options?: string[]
-}
-
-/** What the text model reads; the offline writer reads the same. */
-export type ChecklistPrompt = {
-  goal: string
-  page: { url: string; title: string }
-  controls: PromptControl[]
-  /** Controls of the observation not listed. */
-  controls_left_out?: number
-}
-
 /**
  * Asks the text model for the goal's checklist. Returns the items, or no items and a note when the reply
  * did not validate; throws anything else (abort, timeout, a provider failure), as every model call does.
  */
-export async function writeChecklist(input: { goal: string; observation: Observation; settings: Settings; ledger: Ledger }): Promise<WrittenChecklist> {
+export async function writeChecklist(input: { goal: string; observation: Observation; settings: LanguageSettings; ledger: Ledger }): Promise<WrittenChecklist> {
   try {
     const reply = await generateJson({
       settings: input.settings,

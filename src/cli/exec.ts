@@ -1,24 +1,16 @@
 import { constants } from 'node:os'
 import { resolve } from 'node:path'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Browser } from 'puppeteer-core'
 import { CACHE_ENV } from '../cache/cache-settings.ts'
 import { RECORD_ENV } from '../record/record-settings.ts'
 import { reportsSince } from './recorded-reports.ts'
 import { toError } from '../errors.ts'
 import { EXIT } from './cli-error.ts'
-import { goto, type GotoOptions, type GotoResult } from './goto.ts'
-import { loadScript } from './load-script.ts'
+import { goto } from './goto.ts'
+import { loadScript, type ExecContext } from './load-script.ts'
 import { openBrowser, type BrowserSession } from './open-browser.ts'
 import { describeError, toJson } from './output.ts'
-import type { ExecArgs, ScriptArgv } from './parse-args.ts'
-
-/** What the exported function receives, as with browserless exec. */
-export interface ExecContext {
-  page: Page
-  browser: Browser
-  browserless: { goto(page: Page, options: GotoOptions): Promise<GotoResult> }
-  argv: ScriptArgv
-}
+import type { ExecArgs } from './parse-args.ts'
 
 export interface ExecIO {
   write(text: string): Promise<void>

@@ -1,8 +1,18 @@
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Browser, Page } from 'puppeteer-core'
 import { CliError, EXIT } from './cli-error.ts'
-import type { ExecContext } from './exec.ts'
+import type { GotoOptions, GotoResult } from './goto.ts'
+import type { ScriptArgv } from './parse-args.ts'
+
+/** What the exported function receives, as with browserless exec. */
+export interface ExecContext {
+  page: Page
+  browser: Browser
+  browserless: { goto(page: Page, options: GotoOptions): Promise<GotoResult> }
+  argv: ScriptArgv
+}
 
 export type ExecScript = (context: ExecContext) => unknown
 

@@ -1,7 +1,6 @@
 import type { Observation } from '../collector/observation.ts'
 import { callDecisionModel, type DecisionReply } from '../models/call-decision-model.ts'
-import type { Settings } from '../options.ts'
-import type { Ledger } from '../profiling/ledger.ts'
+import type { Ledger } from '../base/ledger.ts'
 import { answersOf, checkBoolean, checkChoice } from './check-answers.ts'
 import type { ChecklistLine, Decision, RecentAction } from './decision.ts'
 import {
@@ -13,15 +12,21 @@ import {
 import { specOf } from '../operations.ts'
 import { detailOf } from './detail.ts'
 import { decideWithText } from './text-decision.ts'
+import type { TextSettings } from './write-text.ts'
 import type { Shot } from '../browser/viewport-screenshot.ts'
 import { requestImage, stateWithImage } from '../vision/request-image.ts'
 import type { Operation } from '../../types/index.d.ts'
+
+/** What a step's decision reads of the settings: the decision model (or `false` for the text path) and the text model's. */
+export interface DecisionSettings extends TextSettings {
+  decisions: string | object | false
+}
 
 export interface DecideStepInput {
   goal: string
   observation: Observation
   recent: RecentAction[]
-  settings: Settings
+  settings: DecisionSettings
   ledger: Ledger
   /** Operations on targets not to offer (`exclusionKey`s, e.g. `CLICK:e4`): they changed nothing last time. */
   exclude?: ReadonlySet<string>

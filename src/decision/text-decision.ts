@@ -2,8 +2,8 @@ import { InvalidResponseDataError } from 'ai'
 import { z } from 'zod'
 import type { Operation } from '../../types/index.d.ts'
 import { generateJson } from '../models/call-language-model.ts'
-import type { Settings } from '../options.ts'
-import type { Ledger } from '../profiling/ledger.ts'
+import type { LanguageSettings } from '../models/call-language-model.ts'
+import type { Ledger } from '../base/ledger.ts'
 import type { Decision } from './decision.ts'
 import { specOf } from '../operations.ts'
 import type { DecisionRequest } from './decision-request.ts'
@@ -39,7 +39,7 @@ function detailAnswer(reply: z.infer<typeof replySchema>, operation: Operation):
 
 export async function decideWithText(
   request: DecisionRequest,
-  settings: Settings,
+  settings: LanguageSettings,
   ledger: Ledger,
   image?: RequestImage,
 ): Promise<Omit<Decision, 'decisionMs'>> {

@@ -2,10 +2,9 @@ import type { JSONObject } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
-import { generateJson } from '../models/call-language-model.ts'
-import type { Settings } from '../options.ts'
-import type { Ledger } from '../profiling/ledger.ts'
-import { listPlaceholders } from '../secrets/placeholders.ts'
+import { generateJson, type LanguageSettings } from '../models/call-language-model.ts'
+import type { Ledger } from '../base/ledger.ts'
+import { listPlaceholders, type Secret } from '../secrets/placeholders.ts'
 import type { RecentAction } from './decision.ts'
 import { compact, tellRecent } from './decision-request.ts'
 import { dropFirst, dropLast, fitRequest, shortenText, sizeOf, type Part } from './request-bounds.ts'
@@ -47,8 +46,13 @@ export interface WriteTextInput {
   observation: Observation
   target: ObservedElement
   recent: RecentAction[]
-  settings: Settings
+  settings: TextSettings
   ledger: Ledger
+}
+
+/** What writing a field's text reads of the settings: the text model, and the secrets it may name. */
+export interface TextSettings extends LanguageSettings {
+  secrets: Secret[]
 }
 
 export interface WrittenText {

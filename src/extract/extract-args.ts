@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.ts'
-import { DEFAULTS, showValue, parseOptions, type Settings } from '../options.ts'
+import { showValue } from '../base/show-value.ts'
+import { DEFAULTS, parseOptions, type Settings } from '../options.ts'
 import { isPlainObject, RULE_KEYS } from './validate-rules.ts'
 
 /** A call to `extract`, sorted out from its arguments. Rules are not checked here: that depends on the engine. */

@@ -10,7 +10,7 @@ import { LOCAL_PROVIDER } from '../local/decision-model.ts'
 import { resolveLanguageModel } from '../models/resolve-model.ts'
 import { mergeSettings, type Settings } from '../options.ts'
 import { createExtractProfiling } from '../profiling/extract-profiling.ts'
-import { createLedger, type Ledger } from '../profiling/ledger.ts'
+import { createLedger, type Ledger } from '../base/ledger.ts'
 import { badSelectorError, runEngineInPage } from './apply-rules.ts'
 import type { EngineOutcome } from '../page/rules-engine.ts'
 import { pinDocument, type DocumentPin } from './document-pin.ts'
@@ -144,7 +144,7 @@ async function extractWithWrittenRules(scope: Scope, instruction: string, userRu
   try {
     watch.signal.throwIfAborted()
     pin = await watch.race(pinDocument(page))
-    const cache = settings.cache ? rulesCache(settings.cache.store, { instruction, skeleton: userRules, url: page.url() }) : undefined
+    const cache = settings.cache ? rulesCache(settings.cache.store, { instruction, skeleton: userRules, url: page.url() }, validateRules) : undefined
     if (cache) run.cache = 'miss'
     const stored = cache && (await watch.race(cache.read()))
     const replayed = stored && heldData(stored, await watch.race(runEngineInPage(page, stored.rules)))

@@ -1,7 +1,7 @@
 import type { RuleType, Rules } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { UsageError } from '../errors.ts'
-import { showValue } from '../options.ts'
+import { showValue } from '../base/show-value.ts'
 import { JSON_LD_PATH } from '../page/json-ld.ts'
 
 export const RULE_TYPES: readonly RuleType[] = ['number', 'url', 'image', 'date', 'string']

@@ -5,7 +5,7 @@ import type { Observation } from '../collector/observation.ts'
 import type { ChecklistLine } from '../decision/decision.ts'
 import { clip } from '../clip.ts'
 import type { Settings } from '../options.ts'
-import type { Ledger } from '../profiling/ledger.ts'
+import type { Ledger } from '../base/ledger.ts'
 
 // The goal loop's side of the checklist: where the items come from (the caller, the text model, or
 // nowhere), their status after every observation, what the decision request shows of them, and

@@ -2,7 +2,7 @@ import type { ChecklistCheck, ChecklistItem } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { MAX_CHECKLIST_ITEMS, MAX_CHECKLIST_TEXT } from '../checklist/checklist-schema.ts'
 import { bestMatches, valueMatches } from '../checklist/match-names.ts'
-import type { ChecklistPrompt, PromptControl } from '../checklist/write-checklist.ts'
+import type { ChecklistPrompt, PromptControl } from '../checklist/checklist-schema.ts'
 import { contentWords, maskQuoted, overlap, QUOTE_MARK, tokens } from './words.ts'
 
 // The offline checklist writer: a baseline that reads the goal's words, not its meaning. The goal is

@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider'
-import type { ChecklistPrompt } from '../checklist/write-checklist.ts'
+import type { ChecklistPrompt } from '../checklist/checklist-schema.ts'
 import { writeLocalChecklist } from './checklist-writer.ts'
 import { LOCAL_PROVIDER } from './decision-model.ts'
 import { quotedPhrases } from './words.ts'

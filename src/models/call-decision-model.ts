@@ -6,10 +6,9 @@ import type {
   Experimental_DecisionModelV4Result,
   JSONObject,
 } from '@ai-sdk/provider'
-import type { Settings } from '../options.ts'
-import type { Ledger, ModelCallRecord } from '../profiling/ledger.ts'
+import type { Ledger, ModelCallRecord } from '../base/ledger.ts'
 import { reportDecision } from './call-report.ts'
-import { runModelRequest } from './model-request.ts'
+import { runModelRequest, type RequestSettings } from './model-request.ts'
 import { modelLabel, resolveDecisionModel } from './resolve-model.ts'
 
 export type DecisionAnswers = Record<string, Experimental_DecisionModelV4Answer>
@@ -18,7 +17,7 @@ export type Rounding = Experimental_DecisionModelV4Result['rounding']
 export interface DecisionModelRequest {
   /** A decision model setting: a gateway id or a model instance. */
   model: string | object
-  settings: Settings
+  settings: RequestSettings
   ledger: Ledger
   purpose: Extract<ModelCallRecord['purpose'], 'decision' | 'evaluation'>
   /** JSON, or parts: the JSON and a badged screenshot (vision). */

@@ -1,14 +1,20 @@
 import { generateText, Output } from 'ai'
 import type { LanguageModelV4 } from '@ai-sdk/provider'
 import type { z } from 'zod'
-import type { Settings } from '../options.ts'
-import type { Ledger, ModelCallRecord } from '../profiling/ledger.ts'
+import type { ReasoningLevel } from '../../types/index.d.ts'
+import type { Ledger, ModelCallRecord } from '../base/ledger.ts'
 import { reportGeneration, type CallReport } from './call-report.ts'
-import { runModelRequest } from './model-request.ts'
+import { runModelRequest, type RequestSettings } from './model-request.ts'
 import { modelLabel, resolveLanguageModel } from './resolve-model.ts'
 
+/** What a text model call reads of the settings: the model and its reasoning, and the request's bounds. */
+export interface LanguageSettings extends RequestSettings {
+  text: string | object
+  reasoning: ReasoningLevel
+}
+
 export interface JsonRequest<T> {
-  settings: Settings
+  settings: LanguageSettings
   ledger: Ledger
   purpose: ModelCallRecord['purpose']
   instructions: string

@@ -3,7 +3,7 @@ import type {
   LanguageModelV4GenerateResult,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider'
-import type { ModelCallRecord } from '../profiling/ledger.ts'
+import type { ModelCallRecord } from '../base/ledger.ts'
 
 // What one model attempt reported, read from the provider's raw result so that usage and cost are
 // kept even when the SDK then rejects the answer.

@@ -1,14 +1,21 @@
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Settings } from '../options.ts'
-import { recordCall, type Ledger, type ModelCallRecord } from '../profiling/ledger.ts'
+import { recordCall, type Ledger, type ModelCallRecord } from '../base/ledger.ts'
 import { reportFailure, type CallReport } from './call-report.ts'
 import { backoffMs, isRetryable, requestedDelayMs } from './retry-policy.ts'
 
 /** One attempt: gets the request's signal and a callback for what the provider reported. */
 export type Attempt<T> = (signal: AbortSignal, report: (figures: CallReport) => void) => Promise<T>
 
+/** The settings every model request reads (the caller's `Settings` holds them). */
+export interface RequestSettings {
+  timeout: number
+  maxRetries: number
+  maxRetryAfterMs: number
+  signal: AbortSignal | undefined
+}
+
 export interface ModelRequest<T> {
-  settings: Pick<Settings, 'timeout' | 'signal' | 'maxRetries' | 'maxRetryAfterMs'>
+  settings: RequestSettings
   ledger: Ledger
   purpose: ModelCallRecord['purpose']
   /** Names the model in errors, e.g. `decision model "typesafe-ai/jev"`. */

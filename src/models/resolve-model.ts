@@ -1,12 +1,9 @@
 import { gateway } from 'ai'
 import type { Experimental_DecisionModelV4, LanguageModelV4 } from '@ai-sdk/provider'
-import { createLocalDecisionModel, createLocalLanguageModel } from '../local/index.ts'
 
-// A model setting is an AI Gateway model id, `'local'` (the offline baseline), or an AI SDK model
-// instance used as it is. The default `gateway` reads AI_GATEWAY_API_KEY on every request, so nothing
-// is read here.
-
-export const LOCAL_MODEL = 'local'
+// A model setting is an AI Gateway model id or an AI SDK model instance used as it is (`'local'`, the
+// offline baseline, is made an instance where options are resolved). The default `gateway` reads
+// AI_GATEWAY_API_KEY on every request, so nothing is read here.
 
 /** An older decision model that only implements the deprecated `doEvaluate`. */
 type LegacyDecisionModel = Omit<Experimental_DecisionModelV4, 'doDecide'> & {
@@ -14,7 +11,6 @@ type LegacyDecisionModel = Omit<Experimental_DecisionModelV4, 'doDecide'> & {
 }
 
 export function resolveDecisionModel(setting: string | object): Experimental_DecisionModelV4 {
-  if (setting === LOCAL_MODEL) return createLocalDecisionModel()
   if (typeof setting === 'string') return gateway.decisionModel(setting)
   if ('doDecide' in setting) return setting as Experimental_DecisionModelV4
   const legacy = setting as LegacyDecisionModel
@@ -28,7 +24,6 @@ export function resolveDecisionModel(setting: string | object): Experimental_Dec
 }
 
 export function resolveLanguageModel(setting: string | object): LanguageModelV4 {
-  if (setting === LOCAL_MODEL) return createLocalLanguageModel()
   if (typeof setting === 'string') return gateway(setting)
   return setting as LanguageModelV4
 }

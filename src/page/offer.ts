@@ -1,3 +1,4 @@
+import { fold } from '../base/fold.ts'
 import { composedParent } from './dom.ts'
 import { controlRole, INTERACTIVE_ROLES, nameOf } from './names.ts'
 import { pointerCursor } from './script-controls.ts'
@@ -42,10 +43,6 @@ function rankOf(item: Visible): number {
 /** `name` begins with the whole of `start`, up to a word boundary. */
 function startsWith(name: string, start: string): boolean {
   return start.length > 0 && name.startsWith(start) && (name.length === start.length || !/[\p{L}\p{N}]/u.test(name[start.length]!))
-}
-
-function fold(text: string): string {
-  return collapse(text).toLowerCase()
 }
 
 /** The nearest visible candidate that holds `item` (in the composed tree). */

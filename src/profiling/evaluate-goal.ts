@@ -6,7 +6,7 @@ import { compact, tellAction } from '../decision/decision-request.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from '../decision/request-bounds.ts'
 import { callDecisionModel } from '../models/call-decision-model.ts'
 import type { Settings } from '../options.ts'
-import type { Ledger } from './ledger.ts'
+import type { Ledger } from '../base/ledger.ts'
 
 // The evaluator's one request: the final page, its fields and the actions taken (not the run's own
 // DONE, which would only repeat the run's verdict), and one question whether the goal is met.

@@ -1,6 +1,6 @@
 import type { CacheStatus, ExtractProfiling, ProfilingCallOptions, Rules } from '../../types/index.d.ts'
-import { summarizeCost, summarizeTiming, type Ledger } from './ledger.ts'
-import { logFinished } from './log.ts'
+import { summarizeCost, summarizeTiming, type Ledger } from '../base/ledger.ts'
+import { logFinished } from '../base/log.ts'
 
 /**
  * `profiling()` for an extraction: the rules that ran, what the model calls cost and what the replay

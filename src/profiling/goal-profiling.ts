@@ -3,8 +3,8 @@ import type { Observation } from '../collector/observation.ts'
 import { toError } from '../errors.ts'
 import type { Settings } from '../options.ts'
 import { evaluateGoal } from './evaluate-goal.ts'
-import { summarizeCost, summarizeTiming, type Ledger } from './ledger.ts'
-import { logFinished } from './log.ts'
+import { summarizeCost, summarizeTiming, type Ledger } from '../base/ledger.ts'
+import { logFinished } from '../base/log.ts'
 
 export interface GoalProfilingInput {
   goal: string

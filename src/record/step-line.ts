@@ -2,8 +2,8 @@ import type { TraceEntry } from '../../types/index.d.ts'
 import { elementById } from '../collector/find-target.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
-import type { ModelCallRecord } from '../profiling/ledger.ts'
-import { summarizeCost } from '../profiling/ledger.ts'
+import type { ModelCallRecord } from '../base/ledger.ts'
+import { summarizeCost } from '../base/ledger.ts'
 import type { HeadOption, StepLine } from './run-lines.ts'
 
 // A step of a goal as run.jsonl records it, from what the loop knew of it and its trace entry.

@@ -1,5 +1,5 @@
 import { format } from 'node:util'
-import { log } from '../../src/profiling/log.ts'
+import { log } from '../../src/base/log.ts'
 
 /** Turns the `puppeteer-agent` debug log on and collects its lines until `restore()`. */
 export function captureLog(): { lines: string[]; restore: () => void } {

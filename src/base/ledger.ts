@@ -1,7 +1,7 @@
 import type { Cost, Timing } from '../../types/index.d.ts'
 
-// The ledger is where every model call is counted. It imports only the public types, so the models
-// folder, which does the counting, may import it without importing the rest of profiling.
+// The ledger is where every model call is counted. It imports only the public types, so every folder
+// that calls a model (or reports what the calls cost) may import it.
 
 /** What one model call (one attempt) reported. Missing numbers stay undefined: never guessed. */
 export interface ModelCallRecord {
