@@ -7,7 +7,8 @@
 // (the `decisions: false` path), and prints a Markdown table. Progress on stderr.
 import createDebug from 'debug'
 import { DEFAULTS, mergeSettings, parseOptions } from '../src/options.ts'
-import { LOCAL_MODEL } from '../src/models/resolve-model.ts'
+import { LOCAL_MODEL, resolveLocal } from '../src/options.ts'
+import { createLocalDecisionModel, createLocalLanguageModel } from '../src/local/index.ts'
 import { launchBrowser } from './common/browser.ts'
 import { directoryFlag, FlagError, integerFlag, listFlag, numberFlag, parseFlags, stringFlag } from './common/flags.ts'
 import { appendJsonLine, readJsonLines, startJsonl, temporaryJsonlPath } from './common/jsonl.ts'
@@ -88,9 +89,9 @@ async function main(argv: string[]): Promise<number> {
 
   const reference = stringFlag(flags, 'reference') ?? recording[0]!.model
   const deciders = uniqueDeciders([
-    { name: reference, model: reference, kind: 'decision' },
-    ...listFlag(flags, 'decisions').map((name): Decider => ({ name, model: name, kind: 'decision' })),
-    ...listFlag(flags, 'models').map((name): Decider => ({ name, model: name, kind: 'language' })),
+    { name: reference, model: resolveLocal(reference, createLocalDecisionModel), kind: 'decision' },
+    ...listFlag(flags, 'decisions').map((name): Decider => ({ name, model: resolveLocal(name, createLocalDecisionModel), kind: 'decision' })),
+    ...listFlag(flags, 'models').map((name): Decider => ({ name, model: resolveLocal(name, createLocalLanguageModel), kind: 'language' })),
   ])
   startJsonl(out)
   const results: ReplayResult[] = []

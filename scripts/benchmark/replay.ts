@@ -81,7 +81,7 @@ export async function replayOne(decider: Decider, recorded: RecordedRequest, set
   try {
     const decision =
       decider.kind === 'language'
-        ? await decideWithText(request, { ...settings, decisions: false, text: decider.model }, ledger)
+        ? await decideWithText(request, { ...settings, text: decider.model }, ledger)
         : await callDecisionModel({
             model: decider.model,
             settings,
