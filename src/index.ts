@@ -1,7 +1,7 @@
 import type { Page } from 'puppeteer-core'
 import type { Agent, AgentOptions, AgentPage, Extractor, Rules } from '../types/index.d.ts'
 import { lockPage } from './call/page-lock.ts'
-import { BlockedError, UsageError } from './errors.ts'
+import { BlockedError, PageGoneError, UsageError } from './errors.ts'
 import { parseOptions, type Settings } from './options.ts'
 import { extract } from './extract/extract.ts'
 import { applyRules } from './extract/apply-rules.ts'
@@ -34,11 +34,14 @@ function extractDefaults(page: Page, base: Partial<Settings>): Partial<Settings>
   return engine && !base.extractor ? { ...base, extractor: engine } : base
 }
 
-/** agent.applyRules is an agent call like the others: refused while another one runs on the page. */
-async function applyRulesLocked(page: Page, rules: Rules): Promise<unknown> {
+/**
+ * agent.applyRules is an agent call like the others: refused while another one runs on the page. The
+ * data is whatever the rules read; `T` is the caller's word for its shape, as the public type says.
+ */
+async function applyRulesLocked<T>(page: Page, rules: Rules): Promise<T> {
   const lock = lockPage(page, 'applyRules')
   try {
-    return await applyRules(page, rules)
+    return (await applyRules(page, rules)) as T
   } finally {
     lock.release()
   }
@@ -63,14 +66,16 @@ const agent = Object.assign(agentFn, {
     assertPage(page)
     return extract(page, args, extractDefaults(page, {}))
   },
-  applyRules: (page: Page, rules: Rules) => {
+  applyRules: <T>(page: Page, rules: Rules) => {
     assertPage(page)
-    return applyRulesLocked(page, rules)
+    return applyRulesLocked<T>(page, rules)
   },
   BlockedError,
-}) as unknown as Agent
+  PageGoneError,
+  UsageError,
+}) satisfies Agent
 
 export default agent
-export { agent, BlockedError }
+export { agent, BlockedError, PageGoneError, UsageError }
 // require('puppeteer-agent') returns the agent function itself, not a namespace object.
 export { agent as 'module.exports' }

@@ -106,7 +106,17 @@ const optionSchemas = {
   record: resolvedBy(resolveRecord),
   vision: z.boolean(),
   secrets: resolvedBy(parseSecrets),
-} satisfies { [K in keyof Settings]: z.ZodType }
+} satisfies OptionSchemas
+
+/**
+ * The compiler ties the caller's options to the settings: a schema per setting, yielding that
+ * setting's type, and a name that is an option but no setting (or a setting but no option) would
+ * need a schema of type `never`, which nothing is.
+ */
+type OptionSchemas = { [K in keyof Settings]: z.ZodType<Settings[K]> } & Record<
+  Exclude<keyof AgentOptions, keyof Settings> | Exclude<keyof Settings, keyof AgentOptions>,
+  never
+>
 
 /** An option checked by a resolver that throws an Error saying what was wrong. */
 function resolvedBy<T>(resolve: (value: unknown) => T) {

@@ -140,7 +140,8 @@ export interface ConsentReport {
   error?: string
 }
 
-export interface ExtractOptions extends ModelOptions {
+/** An extraction takes no decisions and is not judged: of the model options it reads the text model's, and the request bounds. */
+export interface ExtractOptions extends Omit<ModelOptions, 'decisions' | 'evaluator'> {
   /** A replacement rules engine. */
   extractor?: Extractor | null
 }
@@ -432,6 +433,16 @@ export declare class BlockedError extends Error {
   constructor(reason: BlockedReason, message: string, trace: TraceEntry[])
 }
 
+/** The page closed or crashed, or the browser disconnected, while an agent call was using it (a result's `error`). */
+export declare class PageGoneError extends Error {
+  constructor(message: string, options?: ErrorOptions)
+}
+
+/** The API was called wrong: thrown synchronously, or as a rejection before anything runs. */
+export declare class UsageError extends TypeError {
+  constructor(message: string)
+}
+
 // ---------------------------------------------------------------- the agent
 
 export interface AgentPage extends Page {
@@ -451,6 +462,8 @@ export interface Agent {
   /** Runs rules with the built-in engine in the page, without a model. Throws while another agent call runs on the page, except inside an extraction's own `extractor`. */
   applyRules<T = any>(page: Page, rules: Rules): Promise<T>
   BlockedError: typeof BlockedError
+  PageGoneError: typeof PageGoneError
+  UsageError: typeof UsageError
 }
 
 declare const agent: Agent
