@@ -90,3 +90,17 @@ test('a toolbar between a heading and an editor is read past: the heading names 
   t.deepEqual(elements.at(-1)!.name, 'What did you expect to happen?')
   t.is(elements.at(-1)!.nameFrom, 'layout')
 })
+
+test('a label over a hint names the control beside both; a label above a stepper names its field, past the stepper glyphs', (t) => {
+  const elements = offered(`
+    <div class="row"><div><div>Dark mode</div><div>Use a dark colour scheme across the whole of the app</div></div><div role="switch" aria-checked="false" tabindex="0"></div></div>
+    <div><div>Quantity</div><div><span>−</span><input value="1"><span>+</span></div></div>
+  `)
+  t.deepEqual(
+    elements.map((element) => [element.name, element.nameFrom ?? null]),
+    [
+      ['Dark mode', 'layout'],
+      ['Quantity', 'layout'],
+    ],
+  )
+})

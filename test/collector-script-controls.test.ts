@@ -187,3 +187,17 @@ test('initials or a letter that a title spells out are named by both; a toggle d
   t.like(named.get('B (Bold)'), { state: { pressed: false } })
   t.like(named.get('Play a sound'), { nameFrom: 'layout', state: { checked: false } })
 })
+
+test('a count beside an icon is named by the icon; a card whose title link follows a labelled icon is offered as the link', async (t) => {
+  const { snapshot } = await offered(
+    t,
+    `<style>.card { cursor: pointer; width: 260px; padding: 8px } .heart { cursor: pointer }</style>
+     <span id="cart" style="cursor:pointer"><svg width="20" height="20"><title>Cart</title><rect width="20" height="20"/></svg><span>0</span></span>
+     <div class="card"><span class="heart" aria-label="Favorite Pine ridge">♥</span><a href="#p">Pine ridge</a><div>Oregon · 2022</div></div>
+     <script>
+       document.getElementById('cart').addEventListener('click', () => {})
+       document.querySelector('.card').addEventListener('click', () => {})
+     </script>`,
+  )
+  t.deepEqual(names(snapshot), ['Cart 0', 'Favorite Pine ridge', 'Pine ridge'])
+})

@@ -5,8 +5,10 @@ import { BLOCK_TAGS, collapse, textOf } from './text.ts'
 // A field's name (or that of a control drawn without text, a toggle's track) read from the layout
 // when the markup names it nowhere (no label, aria-label, title or placeholder), as a person reads it:
 // the cell to its left (or its column's header), the `<dt>` of its `<dd>`, the text before it on its
-// line, the heading of a group that holds only this field, and for a checkbox or radio the text right
-// after it.
+// line, the label written above its box, the heading of a group that holds only this field, and for a
+// checkbox or radio the text right after it.
+
+const WORDS = /[\p{L}\p{N}]/u
 
 /** Characters read for a name: a label is short, and a paragraph before a field is not its name. */
 const NAME_CHARS = 60
@@ -70,12 +72,13 @@ function fromLine(el: Element): string {
         if (element.matches(TOOLBARS) || element.querySelector(CONTROLS)) continue
         if (BLOCK_TAGS.has(element.localName) && element.localName !== 'label') {
           // A heading names the field right after it, unless more bare fields follow it under that heading.
-          if (!element.matches(HEADINGS) || !sharesHeading(node)) text = textOf(element, NAME_CHARS, null, false)
+          if (!element.matches(HEADINGS) || !sharesHeading(node)) text = leadText(element)
           break
         }
       }
       const piece = before.nodeType === 3 ? (before as Text).data : before.nodeType === 1 ? textOf(before, NAME_CHARS, null, false) : ''
-      if (/\S/.test(piece)) {
+      // A stepper's "−" or a bullet before a field is a glyph, not its label.
+      if (WORDS.test(piece)) {
         text = piece
         break
       }
@@ -85,6 +88,31 @@ function fromLine(el: Element): string {
     node = parent
   }
   return labelLike(text)
+}
+
+/**
+ * The label of a block: its first line when it is a label over a hint ("Dark mode" over "Use a dark
+ * colour scheme"), two or more blocks stacked, else its whole text.
+ */
+function leadText(block: Element): string {
+  const lines = Array.from(block.children).filter((child) => textOf(child, NAME_CHARS, null, false) !== '')
+  const stacked = lines.length >= 2 && lines.every((line) => BLOCK_TAGS.has(line.localName) || /^(?:block|flex|grid)/.test(getComputedStyle(line).display))
+  return textOf(stacked ? lines[0]! : block, NAME_CHARS, null, false)
+}
+
+/**
+ * The label written above the field's own box: the block right before the smallest box that holds the
+ * field and no other ("Quantity" over a stepper's − [1] +), when it holds no field or control itself.
+ */
+function fromAbove(el: Element): string {
+  for (let box = el.parentElement, hops = 0; box && box.localName !== 'body' && hops < 3; box = box.parentElement, hops++) {
+    if (box.querySelectorAll(FIELD_SELECTOR).length > 1) return ''
+    const above = box.previousElementSibling
+    if (!above) continue
+    if (above.matches(FIELD_SELECTOR) || above.querySelector(FIELD_SELECTOR) || above.matches(TOOLBARS) || above.querySelector(CONTROLS)) return ''
+    return labelLike(leadText(above))
+  }
+  return ''
 }
 
 /** The field (or its inline wrapper) is followed by another bare field: a run of fields under one heading. */
@@ -120,7 +148,7 @@ export function layoutName(el: Element): string {
     const after = fromNext(el)
     if (after) return after
   }
-  return fromTable(el) || fromTerm(el) || fromLine(el) || fromGroup(el)
+  return fromTable(el) || fromTerm(el) || fromLine(el) || fromAbove(el) || fromGroup(el)
 }
 
 /** Whether an element is a field a person fills in or chooses in (what a layout name may name). */

@@ -1,5 +1,5 @@
 import { attr, composedParent, inputType } from './dom.ts'
-import { clip, collapse, textOf } from './text.ts'
+import { collapse, shorten, textOf } from './text.ts'
 
 // Which elements are controls, their ARIA role and their accessible name (a subset of the
 // accessible-name computation: labelledby, aria-label, labels, alt, value, content, title, placeholder;
@@ -165,40 +165,44 @@ export function nameOf(el: Element, role: string, limit: number): string {
   const labelledBy = attr(el, 'aria-labelledby')
   if (labelledBy) {
     const text = joinDistinct(byIds(el, labelledBy).map((ref) => textOf(ref, budget, null, true)))
-    if (text) return clip(text, limit)
+    if (text) return shorten(text, limit)
   }
   const label = attr(el, 'aria-label')
-  if (label) return clip(collapse(label), limit)
+  if (label) return shorten(collapse(label), limit)
   const labels = (el as HTMLInputElement).labels
   if (labels && labels.length) {
     const text = joinDistinct(Array.from(labels).map((found) => textOf(found, budget, el, false)))
-    if (text) return clip(text, limit)
+    if (text) return shorten(text, limit)
   }
   const tag = el.localName
   const type = inputType(el)
   if (tag === 'img' || tag === 'area' || type === 'image') {
     const alt = attr(el, 'alt')
-    if (alt) return clip(collapse(alt), limit)
+    if (alt) return shorten(collapse(alt), limit)
   }
   if (type === 'submit' || type === 'reset' || type === 'button') {
     const value = (el as HTMLInputElement).value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '')
-    if (value) return clip(collapse(value), limit)
+    if (value) return shorten(collapse(value), limit)
   }
   const title = collapse(attr(el, 'title'))
   if (NAME_FROM_CONTENT.has(role) || tag === 'summary' || tag === 'button' || tag === 'a') {
     const text = contentOf(el, role, budget)
     // A glyph alone ("☆", "▸", "×") is an icon: the title says what it does.
-    if (text && (!title || /[\p{L}\p{N}]/u.test(text))) return clip(abbreviated(text, title) ? `${text} (${title})` : text, limit)
+    if (text && (!title || /[\p{L}\p{N}]/u.test(text))) {
+      // A count beside an icon ("0" on a cart) names nothing alone: the icon says what it counts.
+      const icon = /\p{L}/u.test(text) ? '' : svgName(el) || iconClassWords(el)
+      return shorten(icon ? `${icon} ${text}` : abbreviated(text, title) ? `${text} (${title})` : text, limit)
+    }
   }
-  if (title) return clip(title, limit)
+  if (title) return shorten(title, limit)
   const placeholder = attr(el, 'placeholder') || attr(el, 'aria-placeholder')
-  if (placeholder) return clip(collapse(placeholder), limit)
+  if (placeholder) return shorten(collapse(placeholder), limit)
   // A combobox drawn from a div shows its choice as its text ("Sort: Featured").
   if (role === 'combobox' && tag !== 'input' && tag !== 'select') {
     const text = contentOf(el, role, budget)
-    if (text) return clip(text, limit)
+    if (text) return shorten(text, limit)
   }
-  return clip(hintOf(el, budget), limit)
+  return shorten(hintOf(el, budget), limit)
 }
 
 /** Longest text read as an abbreviation: initials on an avatar ("JM"), a toolbar's "B" or "I". */

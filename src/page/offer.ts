@@ -2,7 +2,7 @@ import { fold } from '../base/fold.ts'
 import { composedParent } from './dom.ts'
 import { controlRole, INTERACTIVE_ROLES, nameOf } from './names.ts'
 import { pointerCursor } from './script-controls.ts'
-import { clip, collapse } from './text.ts'
+import { collapse, shorten } from './text.ts'
 import type { Seen } from './visibility.ts'
 
 // Which of the visible candidates are offered: each control once, containers left out, and when
@@ -38,6 +38,15 @@ function rankOf(item: Visible): number {
   if (item.signal !== 'native') return 1
   const role = item.el.getAttribute('role')?.trim().split(/\s+/)[0]
   return role && INTERACTIVE_ROLES.has(role) ? 3 : 2
+}
+
+/** `name` holds the whole of `part`, between word boundaries. */
+function containsWords(name: string, part: string): boolean {
+  if (!part) return false
+  for (let at = name.indexOf(part); at !== -1; at = name.indexOf(part, at + 1)) {
+    if (startsWith(name.slice(at), part) && (at === 0 || !/[\p{L}\p{N}]/u.test(name[at - 1]!))) return true
+  }
+  return false
 }
 
 /** `name` begins with the whole of `start`, up to a word boundary. */
@@ -82,10 +91,13 @@ function distinct(items: Visible[], nameLimit: number): Visible[] {
   }
   for (const [holder, inner] of held) {
     if (holder.signal === 'native' || dropped.has(holder)) continue
-    // A card whose title is its one link, a section header around its button and a chevron: the
-    // control a person clicks is the one inside, the rest of the text is only said beside it.
-    const titled = inner.filter((item) => !dropped.has(item) && startsWith(nameFor(holder), nameFor(item)))
-    if (titled.length === 1 && rankOf(titled[0]!) > rankOf(holder)) dropped.add(holder)
+    // A card whose title is its one link (wherever its text puts it: after a labelled heart icon), a
+    // section header around its button and a chevron: the control a person clicks is the one inside,
+    // the rest of the text is only said beside it.
+    const titled = inner.filter(
+      (item) => !dropped.has(item) && rankOf(item) > rankOf(holder) && (startsWith(nameFor(holder), nameFor(item)) || (controlRole(item.el) === 'link' && containsWords(nameFor(holder), nameFor(item)))),
+    )
+    if (titled.length === 1) dropped.add(holder)
     // A listener, tabindex or state alone on an element that holds several controls marks where a
     // page listens for them (a delegated handler), not a control of its own.
     // A drop zone holds what is dropped on it (a board's column, its cards): it stays, to be dropped on.
@@ -127,7 +139,7 @@ function rank(items: Visible[], cap: number, nameLimit: number): Offer {
   const omittedNames = [...counts.values()]
     .sort((a, b) => b.count - a.count)
     .slice(0, OMITTED_NAMES)
-    .map(({ name, count }) => `${clip(name, 40) || '(unnamed)'} ×${count}`)
+    .map(({ name, count }) => `${shorten(name, 40) || '(unnamed)'} ×${count}`)
   return { chosen: items.filter((item) => kept.has(item)), omitted: items.length - kept.size, omittedNames }
 }
 
