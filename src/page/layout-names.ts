@@ -102,14 +102,16 @@ function leadText(block: Element): string {
 
 /**
  * The label written above the field's own box: the block right before the smallest box that holds the
- * field and no other ("Quantity" over a stepper's − [1] +), when it holds no field or control itself.
+ * field and no other ("Quantity" over a stepper's − [1] +), when it is no heading and holds no field
+ * or control itself.
  */
 function fromAbove(el: Element): string {
   for (let box = el.parentElement, hops = 0; box && box.localName !== 'body' && hops < 3; box = box.parentElement, hops++) {
     if (box.querySelectorAll(FIELD_SELECTOR).length > 1) return ''
     const above = box.previousElementSibling
     if (!above) continue
-    if (above.matches(FIELD_SELECTOR) || above.querySelector(FIELD_SELECTOR) || above.matches(TOOLBARS) || above.querySelector(CONTROLS)) return ''
+    // A heading over the box titles a part of the page, not this field (a group's heading is read below).
+    if (above.matches(HEADINGS) || above.matches(FIELD_SELECTOR) || above.querySelector(FIELD_SELECTOR) || above.matches(TOOLBARS) || above.querySelector(CONTROLS)) return ''
     return labelLike(leadText(above))
   }
   return ''
