@@ -1,5 +1,6 @@
 import test from 'ava'
-import { mergeFrames, modelView, type PlacedFrame } from '../src/collector/merge.ts'
+import { describeElement } from '../src/collector/describe-element.ts'
+import { mergeFrames, type PlacedFrame } from '../src/collector/merge.ts'
 import type { FrameReport, RawElement } from '../src/page/types.ts'
 import { LIMITS } from '../src/collector/limits.ts'
 
@@ -110,7 +111,7 @@ test('the character budget bounds what the model reads, whatever the page', (t) 
   )
   const merged = mergeFrames([place(report(heavy, { text: 'y'.repeat(LIMITS.textLimit) }))], [])
   const { observation } = merged
-  const elementsSize = JSON.stringify(observation.elements.map(modelView)).length
+  const elementsSize = JSON.stringify(observation.elements.map(describeElement)).length
   t.true(elementsSize <= LIMITS.elementBudget + 2)
   t.true(observation.elements.length < 250)
   t.is(observation.elements.length + observation.omitted, 250)

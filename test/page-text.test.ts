@@ -1,7 +1,7 @@
 import test from 'ava'
 import { callInDom, makeDom } from './helpers/jsdom.ts'
 import { layoutDom, observeDom } from './fixtures/collector/jsdom-layout.ts'
-import { clip, collapse, markupText } from '../src/page/text.ts'
+import { collapse, markupText, shorten } from '../src/page/text.ts'
 import { PAGE_SCRIPT_VERSION } from '../src/page/bundle.generated.ts'
 
 // The one definition of page text (src/page/text.ts), and the page script installing itself once per document.
@@ -11,8 +11,8 @@ const MIXED = `<p>Pick <b>one</b>:</p><script>var hidden = 1</script><style>p{}<
 
 test('collapse and clip: whitespace runs become one space; clipped text ends in … within the limit', (t) => {
   t.is(collapse('  a \n\t b  '), 'a b')
-  t.is(clip('abcdef', 4), 'abc…')
-  t.is(clip('abcd', 4), 'abcd')
+  t.is(shorten('abcdef', 4), 'abc…')
+  t.is(shorten('abcd', 4), 'abcd')
 })
 
 test('markup text skips scripts, styles, templates and form-control contents, and separates blocks', (t) => {

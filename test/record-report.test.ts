@@ -7,7 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Page } from 'puppeteer-core'
 import { readRun, writeReport } from '../src/record/read-run.ts'
 import { renderReport } from '../src/record/report-html.ts'
-import type { Box, ResultLine, RunLine, StepLine } from '../src/record/run-lines.ts'
+import type { Rect } from '../src/base/rect.ts'
+import type { ResultLine, RunLine, StepLine } from '../src/record/run-lines.ts'
 import type { TraceEntry } from '../types/index.d.ts'
 import { stepLine } from '../src/record/step-line.ts'
 import { useChrome } from './helpers/chrome.ts'
@@ -35,8 +36,8 @@ const HOSTILE_NAME = '<img src=x onerror=alert(2)>'
 
 interface Fixture {
   jpeg: Buffer
-  button: Box
-  input: Box
+  button: Rect
+  input: Rect
 }
 
 async function fixture(page: Page): Promise<Fixture> {

@@ -3,7 +3,8 @@ import type { Page } from 'puppeteer-core'
 import sharp from 'sharp'
 import { captureViewport } from '../src/browser/viewport-screenshot.ts'
 import { observe } from '../src/collector/observe.ts'
-import { BADGE_HEIGHT, badgeWidth, overlaps, placeBadges, type Badge, type Box } from '../src/vision/badge-layout.ts'
+import type { Rect } from '../src/base/rect.ts'
+import { BADGE_HEIGHT, badgeWidth, overlaps, placeBadges, type Badge } from '../src/vision/badge-layout.ts'
 import { badgeScreenshot, SOURCE_QUALITY } from '../src/vision/badged-screenshot.ts'
 import { useChrome } from './helpers/chrome.ts'
 
@@ -14,7 +15,7 @@ const chrome = useChrome(test)
 const IMAGE = { width: 1280, height: 800 }
 
 /** How far a badge is from its element's box: 0 when they touch or overlap. */
-function gap(badge: Box, box: Box): number {
+function gap(badge: Rect, box: Rect): number {
   const dx = Math.max(box.x - (badge.x + badge.width), badge.x - (box.x + box.width), 0)
   const dy = Math.max(box.y - (badge.y + badge.height), badge.y - (box.y + box.height), 0)
   return Math.max(dx, dy)

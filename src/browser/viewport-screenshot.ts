@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core'
 import { frameSession } from './isolated-world.ts'
+import { within } from '../base/deadline.ts'
 import { log } from '../base/log.ts'
 
 // The viewport as a JPEG, for a recording or a decision request's image (vision). Taken through the
@@ -23,20 +24,11 @@ export interface Shot {
 
 /** The viewport now, or undefined when it could not be taken in time (a debug line says why). */
 export async function captureViewport(page: Page, quality = JPEG_QUALITY): Promise<Shot | undefined> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      log('screenshot: none taken: the page did not answer within %d ms', CAPTURE_TIMEOUT_MS)
-      resolve(undefined)
-    }, CAPTURE_TIMEOUT_MS)
-  })
   try {
-    return await Promise.race([capture(page, quality), late])
+    return await within(capture(page, quality), CAPTURE_TIMEOUT_MS, () => new Error(`the page did not answer within ${CAPTURE_TIMEOUT_MS} ms`))
   } catch (error) {
     log('screenshot: none taken: %s', error instanceof Error ? error.message : String(error))
     return undefined
-  } finally {
-    clearTimeout(timer)
   }
 }
 

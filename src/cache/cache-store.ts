@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { CacheStore } from '../../types/index.d.ts'
+import { within } from '../base/deadline.ts'
 import { log } from '../base/log.ts'
 
 // Where replay entries live: a directory of JSON files, or any store with async get/set (a keyv
@@ -98,16 +99,8 @@ export async function writeEntry(store: CacheStore, key: string, value: unknown)
 }
 
 /** What `call` returns or resolves to; rejects when it throws or takes longer than STORE_TIMEOUT_MS. */
-async function answerOf(call: () => unknown): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the store did not answer within ${STORE_TIMEOUT_MS} ms`)), STORE_TIMEOUT_MS)
-  })
-  try {
-    return await Promise.race([Promise.resolve().then(call), late])
-  } finally {
-    clearTimeout(timer)
-  }
+function answerOf(call: () => unknown): Promise<unknown> {
+  return within(Promise.resolve().then(call), STORE_TIMEOUT_MS, () => new Error(`the store did not answer within ${STORE_TIMEOUT_MS} ms`))
 }
 
 function messageOf(error: unknown): string {

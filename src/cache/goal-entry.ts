@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ChecklistItem } from '../../types/index.d.ts'
+import type { Rect } from '../base/rect.ts'
 import { MAX_CHECKLIST_ITEMS, parseCallerChecklist } from '../checklist/checklist-schema.ts'
 import { LIMITS } from '../collector/limits.ts'
 import { MAX_TEXT_LENGTH } from '../decision/write-text.ts'
@@ -30,7 +31,7 @@ export interface RecordedTarget {
   /** Its place among the elements with the same role, name, tag, type, form and frame, for repeated controls. */
   ordinal: number
   /** Where it was in the viewport then: the last tie-breaker of a scored match. */
-  rect: { x: number; y: number; width: number; height: number }
+  rect: Rect
 }
 
 export interface RecordedStep {

@@ -1,9 +1,9 @@
-import type { CacheStatus, ChecklistItem, ChecklistReport } from '../../types/index.d.ts'
+import type { CacheStatus, ChecklistItem } from '../../types/index.d.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
-import type { ToldStep } from '../goal/tell-step.ts'
 import { FOCUSED_TARGET, specOf } from '../operations.ts'
 import { log } from '../base/log.ts'
+import type { DecidedStep, RunEnd } from '../record/run-listener.ts'
 import type { CacheSettings } from './cache-settings.ts'
 import { readEntry, writeEntry } from './cache-store.ts'
 import { GOAL_ENTRY_VERSION, parseGoalEntry, type GoalEntry, type RecordedStep } from './goal-entry.ts'
@@ -26,13 +26,6 @@ export type ReplayPlan =
    * only by score (`confirm` then says whether the model chose what the replay found).
    */
   | { kind: 'model' }
-
-/** What the run ended as, for deciding whether its path is stored. */
-export interface RunEnd {
-  status: 'success' | 'error'
-  verified: boolean
-  checklist: ChecklistReport
-}
 
 export class GoalReplay {
   readonly #settings: CacheSettings
@@ -137,7 +130,7 @@ export class GoalReplay {
   }
 
   /** A step acted on the page, replayed or decided, in the order taken. */
-  record(step: ToldStep & { typedPassword?: true }, text: string | undefined, cached: boolean): void {
+  record(step: DecidedStep & { typedPassword?: true }, text: string | undefined, cached: boolean): void {
     if (!cached && this.#entry && this.#handedOver === undefined) this.#modelActed = true
     const { decision, element, observation } = step
     const recorded: RecordedStep = {

@@ -1,13 +1,12 @@
 import type { Page } from 'puppeteer-core'
+import { abortedWithin, race } from '../base/deadline.ts'
+import { isPageGone } from '../base/gone.ts'
 import { PageGoneError } from '../errors.ts'
 
 // A page can keep any call on it pending for good: a busy loop or an endless alert() holds every
 // evaluate until Puppeteer's protocol timeout, and a closed page or a lost browser is only noticed when
 // a call fails. So every await of an agent call races one signal that ends the run at once: the
 // caller's signal, the page closing or crashing, or the browser disconnecting.
-
-/** Puppeteer's errors for a call whose page or connection went away before it answered. */
-const GONE_ERRORS = new Set(['TargetCloseError', 'ConnectionClosedError'])
 
 // A call can fail with "Target closed" a moment before Puppeteer emits the page's 'close' (the session
 // detaches first); this is how long such a failure waits for the event that says what happened.
@@ -54,41 +53,9 @@ export function watchRun(page: Page, caller: AbortSignal | undefined): RunSignal
 
   return {
     signal,
-    race<T>(promise: Promise<T>, discard?: (late: T) => unknown): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        let left = false
-        const onAbort = () => {
-          left = true
-          reject(signal.reason)
-        }
-        if (signal.aborted) onAbort()
-        else signal.addEventListener('abort', onAbort, { once: true })
-        promise.then(
-          (value) => {
-            signal.removeEventListener('abort', onAbort)
-            if (!left) resolve(value)
-            else if (discard) void Promise.resolve().then(() => discard(value)).catch(() => {})
-          },
-          (error: unknown) => {
-            signal.removeEventListener('abort', onAbort)
-            // After the abort this settles nothing: the rejection is absorbed here.
-            reject(error)
-          },
-        )
-      })
-    },
+    race: (promise, discard) => race(promise, signal, discard),
     async explain(thrown) {
-      if (!signal.aborted && thrown instanceof Error && GONE_ERRORS.has(thrown.name)) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, GONE_EVENT_MS)
-          function done() {
-            clearTimeout(timer)
-            signal.removeEventListener('abort', done)
-            resolve()
-          }
-          signal.addEventListener('abort', done, { once: true })
-        })
-      }
+      if (!signal.aborted && isPageGone(thrown)) await abortedWithin(signal, GONE_EVENT_MS)
       if (!signal.aborted && (!browser.connected || page.isClosed())) onGone()
       return signal.aborted ? signal.reason : thrown
     },

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { finishedWithin } from '../base/deadline.ts'
 import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from './find-chrome.ts'
 import { toError } from '../errors.ts'
 import { CliError, EXIT } from './cli-error.ts'
@@ -19,6 +20,7 @@ export interface BrowserSession {
 
 // A headless window has no size of its own; this one fits the desktop layout of most sites.
 const HEADLESS_VIEWPORT = { width: 1280, height: 800 }
+// A browser that does not close in this long is hung: it is killed, or left, and the CLI exits.
 const CLOSE_TIMEOUT_MS = 5_000
 
 export async function openBrowser(options: BrowserOptions): Promise<BrowserSession> {
@@ -43,7 +45,7 @@ async function launchLocal({ headless, env = process.env }: BrowserOptions): Pro
   })
   const close = once(async () => {
     const closed = browser.close().catch(() => {})
-    if (!(await within(closed, CLOSE_TIMEOUT_MS))) browser.process()?.kill('SIGKILL')
+    if (!(await finishedWithin(closed, CLOSE_TIMEOUT_MS))) browser.process()?.kill('SIGKILL')
   })
   try {
     return { browser, page: await browser.newPage(), close }
@@ -66,7 +68,7 @@ async function connectRemote(browserWSEndpoint: string): Promise<BrowserSession>
   })
   // The remote browser belongs to someone else: leave it running, minus the page opened here.
   const close = once(async () => {
-    await within(page.close().catch(() => {}), CLOSE_TIMEOUT_MS)
+    await finishedWithin(page.close().catch(() => {}), CLOSE_TIMEOUT_MS)
     await browser.disconnect().catch(() => {})
   })
   return { browser, page, close }
@@ -81,16 +83,4 @@ function connectFailure(thrown: unknown): string {
 function once(fn: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined
   return () => (running ??= fn())
-}
-
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }

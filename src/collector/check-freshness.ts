@@ -1,5 +1,5 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
-import { isDocumentGone } from '../browser/document-gone.ts'
+import { isDocumentGone, isHandleReleased } from '../base/gone.ts'
 import { elementById } from './find-target.ts'
 import type { Snapshot } from './observation.ts'
 import type { Point } from '../page/types.ts'
@@ -58,7 +58,7 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
     return { fresh: true, handle }
   } catch (error) {
     if (isDocumentGone(error)) return { fresh: false, reason: 'document changed' }
-    if (error instanceof Error && /disposed/i.test(error.message)) return { fresh: false, reason: 'snapshot released' }
+    if (isHandleReleased(error)) return { fresh: false, reason: 'snapshot released' }
     throw error
   }
 }

@@ -30,8 +30,8 @@ export const LIMITS = {
   /** New tabs recorded per action: one is enough to stop the run, a few tell where they went. */
   popupsPerStep: 5,
   /**
-   * Characters the offered elements may take in the model's state (their JSON without the executor's
-   * fields). With the text and the page fields this keeps the whole state well under 40,000.
+   * Characters the offered elements may take in the model's state (their JSON as the decision request
+   * sends it). With the text and the page fields this keeps the whole state well under 40,000.
    */
   elementBudget: 26_000,
   /** Slots kept for child-frame controls when the cap binds: consent banners live in frames. */

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto'
 import { clip } from '../clip.ts'
+import { describeElement } from './describe-element.ts'
 import type { Blocker, ObservedElement, ObservedFrame, Observation, ScrollTarget } from './observation.ts'
-import type { FrameReport, Rect } from '../page/types.ts'
+import type { Rect } from '../base/rect.ts'
+import { CHALLENGE_FRAME } from '../page/challenge-frames.ts'
+import type { FrameReport } from '../page/types.ts'
 import { LIMITS } from './limits.ts'
 import { dropSharedNearby } from './shared-nearby.ts'
 
@@ -30,16 +33,8 @@ export interface Merged<H> {
   scrollHandles: Map<string, H>
 }
 
-const CHALLENGE_FRAME = /recaptcha|hcaptcha|challenges\.cloudflare\.com|turnstile|arkoselabs|funcaptcha|captcha/i
-
 function shift(rect: Rect, offset: { x: number; y: number }): Rect {
   return { x: rect.x + offset.x, y: rect.y + offset.y, width: rect.width, height: rect.height }
-}
-
-/** What the model reads of an element; its length is what the element costs in the state. */
-export function modelView(element: ObservedElement): Partial<ObservedElement> {
-  const { nodeId: _nodeId, frame: _frame, rect: _rect, fingerprint: _fingerprint, ...view } = element
-  return view
 }
 
 function frameLabel(placed: PlacedFrame<unknown>, index: number): string {
@@ -90,7 +85,8 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
         rect: shift(rect, placed.offset),
         fingerprint,
       }
-      const cost = JSON.stringify(modelView({ ...element, id: 'e000' })).length + 1
+      // As sent, with an ID as long as the longest handed out and its comma in the list.
+      const cost = JSON.stringify(describeElement({ ...element, id: 'e000' })).length + 1
       entries.push({ frame, index, element, handle, cost })
     })
   })

@@ -2,6 +2,7 @@ import type { ElementHandle } from 'puppeteer-core'
 
 // The data the collector hands to the decision client and the executor.
 
+import type { Rect } from '../base/rect.ts'
 import type { ElementCapability } from '../operations.ts'
 import type { ElementState } from '../page/types.ts'
 
@@ -46,7 +47,7 @@ export interface ObservedElement {
   /** Short text around the control (row, list item or closest heading). */
   nearby?: string
   /** Viewport rectangle of the top-level page, in CSS pixels. */
-  rect: { x: number; y: number; width: number; height: number }
+  rect: Rect
   /**
    * A digest of what the freshness guard compares: identity attributes, value, nearby text and
    * same-form values. Equal digests mean the executor may act.
@@ -62,7 +63,7 @@ export interface Blocker {
   frame: number
   /** What was seen, e.g. the matched CAPTCHA text. */
   text?: string
-  rect: { x: number; y: number; width: number; height: number }
+  rect: Rect
 }
 
 export interface ScrollTarget {

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
 import type { ChildReport, FrameReport, ObserveRequest, Point } from '../page/types.ts'
+import { finishedWithin } from '../base/deadline.ts'
+import { isDocumentGone, isHandleReleased } from '../base/gone.ts'
+import { log } from '../base/log.ts'
 import { frameOwner } from '../browser/isolated-world.ts'
 import { PageGoneError } from '../errors.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
@@ -147,19 +150,10 @@ async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[], 
 
 /** Waits for a child frame at most `frameTimeoutMs`; a late answer is released. */
 async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), LIMITS.frameTimeoutMs)
-  })
-  try {
-    const outcome = await Promise.race([evaluation.then(() => 'done' as const), timeout])
-    if (outcome === 'timeout') {
-      void evaluation.then(() => release([...run.elementHandles, ...run.scrollHandles]), () => {})
-      run.report = undefined
-    }
-  } finally {
-    clearTimeout(timer)
-  }
+  const late = () => release([...run.elementHandles, ...run.scrollHandles])
+  if (await finishedWithin(evaluation, LIMITS.frameTimeoutMs, late)) return
+  log('observe: the frame at %s did not answer within %d ms and is left out', run.frame.url(), LIMITS.frameTimeoutMs)
+  run.report = undefined
 }
 
 // Each iframe element is looked up once and kept while its frame lives: the lookup costs two
@@ -240,6 +234,11 @@ function frameRuns(page: Page): FrameRun[] {
   return order
 }
 
+/** Whether a frame's observation failed on a handle or document that is no longer there. */
+function isStale(error: unknown): boolean {
+  return isDocumentGone(error) || isHandleReleased(error)
+}
+
 /** Runs the page script in one frame, handing it its children's iframes and their last points. */
 async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<string, Handle>): Promise<void> {
   const attempt = async (fresh: boolean): Promise<Observe> => {
@@ -281,17 +280,18 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
   }
   let request: Observe
   try {
-    request = await attempt(false)
-  } catch {
-    // A kept iframe handle went stale, or a navigation replaced the document: once more, afresh.
-    try {
-      request = await attempt(true)
-    } catch (error) {
-      if (!run.parent) throw error
-      // A child frame that cannot be observed is left out.
-      run.report = undefined
-      return
-    }
+    request = await attempt(false).catch((error: unknown) => {
+      // A kept iframe handle went stale, or a navigation replaced the document: once more, afresh.
+      // Any other failure is not one a second try mends.
+      if (isStale(error)) return attempt(true)
+      throw error
+    })
+  } catch (error) {
+    if (!run.parent) throw error
+    // A child frame that cannot be observed is left out.
+    log('observe: the frame at %s is left out: %s', run.frame.url(), error instanceof Error ? error.message : String(error))
+    run.report = undefined
+    return
   }
   const report = run.report
   if (!report) return

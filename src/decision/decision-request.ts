@@ -1,5 +1,7 @@
 import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from '@ai-sdk/provider'
 import type { Operation } from '../../types/index.d.ts'
+import { compact } from '../base/compact.ts'
+import { describeElement } from '../collector/describe-element.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { clip } from '../clip.ts'
 import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
@@ -212,24 +214,3 @@ export function tellAction(
   })
 }
 
-function describeElement(element: ObservedElement): JSONObject {
-  return compact({
-    id: element.id,
-    role: element.role || element.tag,
-    name: element.name,
-    name_from: element.nameFrom,
-    type: element.type,
-    multiline: element.multiline,
-    focused: element.focused,
-    value: element.value,
-    state: element.state && Object.keys(element.state).length > 0 ? compact({ ...element.state }) : undefined,
-    options: element.options?.map((option) => compact({ id: option.id, label: option.label, selected: option.selected || undefined })),
-    form: element.form?.name || undefined,
-    nearby: element.nearby || undefined,
-  })
-}
-
-/** Drops undefined fields, so a request carries only what is known. */
-export function compact(fields: Record<string, JSONValue | undefined>): JSONObject {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JSONObject
-}

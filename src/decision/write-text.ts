@@ -6,7 +6,8 @@ import { generateJson, type LanguageSettings } from '../models/call-language-mod
 import type { Ledger } from '../base/ledger.ts'
 import { listPlaceholders, type Secret } from '../secrets/placeholders.ts'
 import type { RecentAction } from './decision.ts'
-import { compact, tellRecent } from './decision-request.ts'
+import { compact } from '../base/compact.ts'
+import { tellRecent } from './decision-request.ts'
 import { dropFirst, dropLast, fitRequest, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
 // The value typed for TYPE_TEXT, written by the text model. Anything but exactly `{ "text": "…" }`

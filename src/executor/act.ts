@@ -9,6 +9,7 @@ import { drag } from './drag.ts'
 import { clickTarget, focusTarget, hoverTarget, pressEnter, type InputResult } from './guarded-input.ts'
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
+import { isDocumentGone } from '../base/gone.ts'
 
 export type { ActionInput, ActionOutcome, CheckFreshness } from './action.ts'
 
@@ -59,7 +60,7 @@ function targetOf(decision: Decision): string {
 async function click(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
   const clicked = await clickTarget(input.page, handle)
   if (!clicked.done || !input.element?.operations.includes('type')) return clicked
-  const focus = await callInFrame(handle.frame, 'focusHolder', handle).catch(() => null)
+  const focus = await callInFrame(handle.frame, 'focusHolder', handle).catch(unlessDocumentGone(null))
   // The click navigated the document away: its focus went with it, which is the click's right.
   if (focus === null || focus.inside) return clicked
   return { done: false, redirected: `the click left keyboard focus on ${focus.holder}, not in the field` }
@@ -142,9 +143,17 @@ async function scroll(input: ActionInput, direction: 1 | -1): Promise<ActionOutc
   }
   const handle = input.snapshot.scrollHandles.get(target)
   if (!handle) throw new Error(`${input.decision.operation} chose ${target}, which is not a scroll container of this observation.`)
-  const connected = await handle.evaluate((element) => element.isConnected).catch(() => false)
+  const connected = await handle.evaluate((element) => element.isConnected).catch(unlessDocumentGone(false))
   if (!connected) return { acted: false, stale: 'the scroll container is no longer in the document' }
   input.signal?.throwIfAborted()
   await callInFrame(handle.frame, 'scrollByPage', handle, direction)
   return { acted: true, frames: [handle.frame] }
+}
+
+/** A catch that answers `gone` when the document or node the call needed is gone, and rethrows the rest. */
+function unlessDocumentGone<T>(gone: T): (error: unknown) => T {
+  return (error) => {
+    if (isDocumentGone(error)) return gone
+    throw error
+  }
 }

@@ -12,6 +12,11 @@ import type { InputWatch } from '../page/watch-input.ts'
 const MAX_FRAME_DEPTH = 8
 /** Frame URLs in messages are the page's to choose: clipped. */
 const URL_LIMIT = 100
+/**
+ * Chrome's answer when no node is at the point (outside the viewport, say). Any other failure is
+ * thrown: a gone document is the caller's to read, and anything else is not "nothing there".
+ */
+const NO_NODE = /No node found at given location/i
 
 export type HitResult = { onTarget: true } | { onTarget: false; found: string }
 
@@ -51,8 +56,9 @@ export async function browserHitTest(page: Page, target: ElementHandle<Element>,
         includeUserAgentShadowDOM: false,
         ignorePointerEventsNone: false,
       })
-    } catch {
-      return { onTarget: false, found: 'nothing' }
+    } catch (error) {
+      if (error instanceof Error && NO_NODE.test(error.message)) return { onTarget: false, found: 'nothing' }
+      throw error
     }
     const owner = page.frames().find((candidate) => frameId(candidate) === hit.frameId)
     if (!owner) return { onTarget: false, found: 'a node of a frame the page does not list' }

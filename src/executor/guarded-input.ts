@@ -1,7 +1,7 @@
 import type { ElementHandle, JSHandle, KeyInput, Page } from 'puppeteer-core'
 import type { PressKey } from '../operations.ts'
 import { browserHitTest, type HitResult } from './browser-hit-test.ts'
-import { isDocumentGone } from '../browser/document-gone.ts'
+import { isDocumentGone } from '../base/gone.ts'
 import { callHandleInFrame } from '../browser/page-script.ts'
 import type { InputWatch, WatchReport } from '../page/watch-input.ts'
 

@@ -1,4 +1,7 @@
 import type { Frame, Page } from 'puppeteer-core'
+import { finishedWithin } from '../base/deadline.ts'
+import { isDocumentGone } from '../base/gone.ts'
+import { log } from '../base/log.ts'
 import { callInFrame } from '../browser/page-script.ts'
 import type { PageActivity } from './page-activity.ts'
 
@@ -15,6 +18,10 @@ export interface SettleBounds {
   /** Longest settle in all. */
   totalMs: number
 }
+
+// Timers inside a background tab can be throttled, so the DOM-quiet bound is also kept from Node, this
+// much later than the page's own: long enough for the page's answer to arrive when it is on time.
+const DOM_QUIET_SLACK_MS = 50
 
 export const SETTLE_BOUNDS: SettleBounds = {
   // Long enough for a timer or animation frame that renders the result of the input; short enough to keep a step fast.
@@ -54,20 +61,16 @@ export async function settle(page: Page, activity: PageActivity, frames: Frame[]
 
 async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number): Promise<void> {
   if (maxMs <= 0) return
-  let timer: ReturnType<typeof setTimeout> | undefined
-  // Timers inside a background tab can be throttled, so the bound is also kept from Node.
-  const bound = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, maxMs + 50)
-  })
-  const waits = frames.map((frame) =>
-    callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs).then(
-      () => undefined,
-      // A navigation destroys the context the wait runs in; the navigation wait takes over.
-      () => undefined,
-    ),
-  )
-  await Promise.race([Promise.all(waits), bound])
-  clearTimeout(timer)
+  const waits = frames.map((frame) => callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs).catch((error: unknown) => quietWaitFailed(frame, error)))
+  await finishedWithin(Promise.all(waits), maxMs + DOM_QUIET_SLACK_MS)
+}
+
+/** A wait for DOM quiet that failed: settling goes on, as it does when the wait runs out. */
+function quietWaitFailed(frame: Frame, error: unknown): void {
+  // A navigation destroys the context the wait runs in, or a frame left with its document: the
+  // navigation wait takes over, and a frame that left has nothing to settle.
+  if (isDocumentGone(error)) return
+  log('settle: the wait for DOM quiet in %s failed, settling goes on: %s', frame.url(), error instanceof Error ? error.message : String(error))
 }
 
 function unique(frames: Frame[]): Frame[] {

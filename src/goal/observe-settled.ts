@@ -1,11 +1,12 @@
 import type { Page } from 'puppeteer-core'
+import { isDocumentReplaced } from '../base/gone.ts'
 import { callInFrame } from '../browser/page-script.ts'
 import type { Snapshot } from '../collector/observation.ts'
 
 export type Observe = (page: Page, options: { previous?: Snapshot; popups?: string[] }) => Promise<Snapshot>
 
 // A navigation that commits while the collector runs destroys the context it runs in.
-const NAVIGATED = /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|frame got detached|Frame was detached|Inspected target navigated/i
+/** Observations tried before a page that keeps navigating fails with the navigation's error. */
 const ATTEMPTS = 3
 
 /**
@@ -17,7 +18,7 @@ export async function observeSettled(observe: Observe, page: Page, options: { pr
     try {
       return await observe(page, options)
     } catch (error) {
-      if (attempt >= ATTEMPTS || !(error instanceof Error) || !NAVIGATED.test(error.message)) throw error
+      if (attempt >= ATTEMPTS || !isDocumentReplaced(error)) throw error
       await documentParsed(page)
     }
   }
@@ -29,7 +30,7 @@ async function documentParsed(page: Page): Promise<void> {
       await callInFrame(page.mainFrame(), 'documentParsed')
       return
     } catch (error) {
-      if (!(error instanceof Error) || !NAVIGATED.test(error.message)) throw error
+      if (!isDocumentReplaced(error)) throw error
     }
   }
 }

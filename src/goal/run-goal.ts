@@ -10,10 +10,12 @@ import { showValue } from '../base/show-value.ts'
 import { mergeSettings, parseOptions, type Settings } from '../options.ts'
 import { createGoalProfiling } from '../profiling/goal-profiling.ts'
 import { createLedger, summarizeCost, summarizeTiming, type Ledger } from '../base/ledger.ts'
+import { recordGoal } from '../record/goal-recording.ts'
 import { RunRecorder, type FinishedRun } from '../record/run-recorder.ts'
 import { scrubberOf } from '../secrets/scrub.ts'
 import { startChecklist } from './goal-checklist.ts'
-import { runGoalLoop, type GoalParts, type LoopOutcome } from './goal-loop.ts'
+import { runGoalLoop, type GoalParts } from './goal-loop.ts'
+import type { LoopOutcome } from './loop-outcome.ts'
 
 const PARTS: GoalParts = { observe, checkFreshness, decideStep, writeText, startChecklist }
 
@@ -38,7 +40,8 @@ export async function runGoal(page: Page, goal: unknown, defaults: Partial<Setti
     const started = performance.now()
     const ledger = createLedger()
     const recorder = settings.record ? new RunRecorder(settings.record, page, 'goal', told) : undefined
-    const outcome = await runGoalLoop(page, told, settings, PARTS, ledger, recorder)
+    const listeners = recorder ? [recordGoal(recorder, page, ledger, settings.vision)] : []
+    const outcome = await runGoalLoop(page, told, settings, PARTS, ledger, listeners)
     const totalMs = performance.now() - started
     const result: GoalResult = {
       status: outcome.status,

@@ -1,23 +1,16 @@
 import type { DialogRecord, PendingAction } from '../../types/index.d.ts'
-import type { Observation, ObservedElement } from '../collector/observation.ts'
-import type { Decision, RecentAction } from '../decision/decision.ts'
+import type { Observation } from '../collector/observation.ts'
+import type { RecentAction } from '../decision/decision.ts'
+import type { DecidedStep } from '../record/run-listener.ts'
 
 // What others are told about a step of the loop: the `approve` callback (the action awaiting it) and
 // the next decision request (the action, what came of it, and a short detail).
-
-/** A decision with what the loop knows of its target. */
-export interface ToldStep {
-  decision: Decision
-  element: ObservedElement | undefined
-  optionLabel: string | undefined
-  observation: Observation
-}
 
 /**
  * What every shape of an action says of its target: its ID, its name then, SELECT's option label,
  * PRESS's key, and where DRAG took it (the destination's name then, or the move).
  */
-export function targetFields(step: ToldStep): Pick<RecentAction, 'target' | 'targetName' | 'option' | 'key' | 'to'> {
+export function targetFields(step: DecidedStep): Pick<RecentAction, 'target' | 'targetName' | 'option' | 'key' | 'to'> {
   const { decision, element, optionLabel } = step
   const fields: Pick<RecentAction, 'target' | 'targetName' | 'option' | 'key' | 'to'> = {}
   if (decision.target) fields.target = decision.target
@@ -29,14 +22,14 @@ export function targetFields(step: ToldStep): Pick<RecentAction, 'target' | 'tar
 }
 
 /** DRAG's destination as a reader knows it: the element's name then (its ID when it has none), or the move. */
-export function destinationName(step: ToldStep): string | undefined {
+export function destinationName(step: DecidedStep): string | undefined {
   const { to } = step.decision
   if (to === undefined) return undefined
   return step.observation.elements.find((candidate) => candidate.id === to)?.name || to
 }
 
 /** The action `approve` is asked about. */
-export function pendingAction(step: ToldStep, text: string | undefined): PendingAction {
+export function pendingAction(step: DecidedStep, text: string | undefined): PendingAction {
   const { decision, observation } = step
   const action: PendingAction = { operation: decision.operation, url: observation.url, risk: decision.risk!, ...targetFields(step) }
   if (text !== undefined) action.text = text
@@ -44,7 +37,7 @@ export function pendingAction(step: ToldStep, text: string | undefined): Pending
 }
 
 /** The action as the next request's history tells it. */
-export function recentAction(step: ToldStep, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
+export function recentAction(step: DecidedStep, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
   const action: RecentAction = { operation: step.decision.operation, outcome, ...targetFields(step) }
   if (text !== undefined) action.text = text
   if (detail) action.detail = detail

@@ -1,10 +1,11 @@
 import type { TraceEntry } from '../../types/index.d.ts'
 import type { ObservedElement } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
-import { targetFields, type ToldStep } from './tell-step.ts'
+import type { DecidedStep } from '../record/run-listener.ts'
+import { targetFields } from './tell-step.ts'
 
 /** The trace entry of a decision as it was made; the loop adds what came of it. */
-export function decisionEntry(step: ToldStep, counts: { request: number; step: number; observeMs: number }): TraceEntry {
+export function decisionEntry(step: DecidedStep, counts: { request: number; step: number; observeMs: number }): TraceEntry {
   const { decision } = step
   const entry: TraceEntry = {
     request: counts.request,

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises'
+import { deadline, race } from '../base/deadline.ts'
 import { recordCall, type Ledger, type ModelCallRecord } from '../base/ledger.ts'
 import { reportFailure, type CallReport } from './call-report.ts'
 import { backoffMs, isRetryable, requestedDelayMs } from './retry-policy.ts'
@@ -32,8 +33,12 @@ export interface ModelRequest<T> {
  */
 export async function runModelRequest<T>(request: ModelRequest<T>): Promise<T> {
   const { settings, ledger, purpose, description } = request
-  const deadline = requestSignal(settings.signal, settings.timeout, description)
-  const signal = deadline.signal
+  const bound = deadline(
+    settings.timeout,
+    () => new DOMException(`The ${description} did not answer within the timeout of ${settings.timeout} ms.`, 'TimeoutError'),
+    settings.signal,
+  )
+  const signal = bound.signal
   try {
     for (let retry = 0; ; retry++) {
       signal.throwIfAborted()
@@ -46,7 +51,7 @@ export async function runModelRequest<T>(request: ModelRequest<T>): Promise<T> {
         recordCall(ledger, { purpose, ms: performance.now() - started, ...(figures ?? fallback) })
       }
       try {
-        const result = await untilAborted(
+        const result = await race(
           request.attempt(signal, (reported) => {
             // A reply that lands after its attempt was recorded (timeout, abort) is not counted twice.
             if (!recorded) figures = reported
@@ -79,36 +84,8 @@ export async function runModelRequest<T>(request: ModelRequest<T>): Promise<T> {
       }
     }
   } finally {
-    deadline.dispose()
+    bound.dispose()
   }
-}
-
-function requestSignal(caller: AbortSignal | undefined, timeoutMs: number, description: string) {
-  const controller = new AbortController()
-  const timer = setTimeout(() => {
-    controller.abort(new DOMException(`The ${description} did not answer within the timeout of ${timeoutMs} ms.`, 'TimeoutError'))
-  }, timeoutMs)
-  const signal = caller ? AbortSignal.any([caller, controller.signal]) : controller.signal
-  return { signal, dispose: () => clearTimeout(timer) }
-}
-
-/** Settles with the promise, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    if (signal.aborted) onAbort()
-    else signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {

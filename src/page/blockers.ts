@@ -1,5 +1,6 @@
+import { CHALLENGE_FRAME } from './challenge-frames.ts'
 import { boxOf, rendered, vh, vw } from './layout.ts'
-import { clip } from './text.ts'
+import { shorten } from './text.ts'
 import type { RawBlocker } from './types.ts'
 import { centre, clipToViewport, inViewport, round } from './visibility.ts'
 
@@ -9,8 +10,6 @@ import { centre, clipToViewport, inViewport, round } from './visibility.ts'
 
 // The widgets of the common providers. Looked up by tag, class and id, which the browser indexes: a
 // selector of attribute substrings would test every element of a large page on each observation.
-/** Frames of a challenge, by address: reCAPTCHA v2, hCaptcha, Cloudflare Turnstile, Arkose Labs (FunCaptcha). */
-const CHALLENGE_FRAME_SRC = /recaptcha|hcaptcha\.com|challenges\.cloudflare\.com|arkoselabs|funcaptcha/i
 /** reCAPTCHA v3 and invisible widgets only show a badge and ask nothing. */
 const INVISIBLE = /size=invisible/
 /** Containers the providers' scripts render into: reCAPTCHA, hCaptcha, Turnstile, GeeTest's holder and panel. */
@@ -24,7 +23,7 @@ const NAMED_CAPTCHA = /captcha/i
 function widgets(): Element[] {
   const found: Element[] = []
   for (const frame of Array.from(document.getElementsByTagName('iframe'))) {
-    if (CHALLENGE_FRAME_SRC.test(frame.src) && !INVISIBLE.test(frame.src)) found.push(frame)
+    if (CHALLENGE_FRAME.test(frame.src) && !INVISIBLE.test(frame.src)) found.push(frame)
   }
   for (const name of WIDGET_CLASSES) {
     for (const el of Array.from(document.getElementsByClassName(name))) if (el.getAttribute('data-size') !== 'invisible') found.push(el)
@@ -75,7 +74,7 @@ export function captchaWidget(field: Element | undefined): RawBlocker | null {
     const rect = boxOf(el)
     if (rect.width <= 0 || rect.height <= 0 || !inViewport(el) || !rendered(el)) continue
     const at = centre(rect)
-    if (at) return { kind: 'captcha', text: clip(el.getAttribute('src') || el.getAttribute('name') || el.className || el.localName, 80), rect: round(rect), at }
+    if (at) return { kind: 'captcha', text: shorten(el.getAttribute('src') || el.getAttribute('name') || el.className || el.localName, 80), rect: round(rect), at }
   }
   return null
 }

@@ -5,8 +5,8 @@ import { layoutName } from './layout-names.ts'
 import { controlRole, nameOf } from './names.ts'
 import { nearbyOf } from './nearby.ts'
 import { stateOf, valueOf } from './control-state.ts'
-import { clip as clipMarked } from '../clip.ts'
-import { clip, collapse, hash } from './text.ts'
+import { clip } from '../clip.ts'
+import { collapse, hash, shorten } from './text.ts'
 import type { RawElement } from './types.ts'
 import { scrolledValue } from './value-window.ts'
 
@@ -27,7 +27,7 @@ export function subjectOf(el: Element): Element {
 function optionsOf(el: Element, role: string): RawElement['options'] {
   if (el.localName === 'select') {
     return Array.from((el as HTMLSelectElement).options).map((option) => ({
-      label: clip(collapse(option.label || option.text), 40),
+      label: shorten(collapse(option.label || option.text), 40),
       value: option.value,
       selected: option.selected,
     }))
@@ -35,7 +35,7 @@ function optionsOf(el: Element, role: string): RawElement['options'] {
   if (role !== 'listbox') return undefined
   return listOptions(el).map((option) => {
     const text = collapse(option.textContent ?? '')
-    return { label: clip(text, 40), value: text, selected: attr(option, 'aria-selected') === 'true' || attr(option, 'aria-checked') === 'true' }
+    return { label: shorten(text, 40), value: text, selected: attr(option, 'aria-selected') === 'true' || attr(option, 'aria-checked') === 'true' }
   })
 }
 
@@ -59,7 +59,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   const type = inputType(el)
   let name = nameOf(el, role, nameLimit)
   // A field, or a control drawn without text (a toggle's track), is named by the text beside it.
-  const inferred = name ? '' : clip(layoutName(el), nameLimit)
+  const inferred = name ? '' : shorten(layoutName(el), nameLimit)
   if (inferred) name = inferred
   const value = valueOf(el)
   const state = stateOf(el, role)
@@ -73,7 +73,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   if (summary) {
     for (const [key, fieldValue, members] of summary.entries) {
       if (members.includes(el) || Object.keys(fields).length >= 10) continue
-      fields[clip(key, 30)] = clip(collapse(fieldValue), 40)
+      fields[shorten(key, 30)] = shorten(collapse(fieldValue), 40)
     }
   }
   const nearby = nearbyOf(node, name, nearbyLimit)
@@ -93,7 +93,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   // A paragraph is read whole; a longer value says how long it was, and a scrolled field where its view starts.
   if (value.shown !== undefined) {
     const shown = collapse(value.shown)
-    description.value = multiline(el) ? scrolledValue(el, shown, valueLimit) : clipMarked(shown, valueLimit)
+    description.value = multiline(el) ? scrolledValue(el, shown, valueLimit) : clip(shown, valueLimit)
   }
   if (state) description.state = state
   if (options) description.options = options.slice(0, 100)

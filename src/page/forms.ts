@@ -1,7 +1,7 @@
 import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
 import { valueOf } from './control-state.ts'
-import { clip, hash, textOf } from './text.ts'
+import { hash, shorten, textOf } from './text.ts'
 
 // A control's form and the other fields' values, so a decision sees what is already filled in.
 
@@ -52,7 +52,7 @@ export function formSummary(form: HTMLFormElement) {
     entries.push([key, type === 'password' ? (value === '0' ? '' : '•••') : value, [field]])
   })
   const forms = Array.from(document.forms)
-  const name = clip(
+  const name = shorten(
     attr(form, 'aria-label') || attr(form, 'name') || form.id || (forms.length > 1 ? `form ${forms.indexOf(form) + 1}` : 'form'),
     40,
   )

@@ -1,6 +1,6 @@
 import { attr, composedParent } from './dom.ts'
 import { callCache, remembered, rendered } from './layout.ts'
-import { clip, textOf } from './text.ts'
+import { shorten, textOf } from './text.ts'
 import { hiddenFromUsers } from './visibility.ts'
 
 // Short text near a control (its row, list item or card, else the rendered heading before it in its own
@@ -110,9 +110,9 @@ export function nearbyOf(el: Element, name: string, limit: number): string {
     if (!isRow(container)) continue
     const legend = container.localName === 'fieldset' ? container.querySelector(':scope > legend') : null
     const text = legend ? textOf(legend, limit + 20, null, false) : textOf(container, limit * 2, el, false)
-    if (text && text !== name) return clip(text, limit)
+    if (text && text !== name) return shorten(text, limit)
   }
   const heading = precedingHeading(el)
   const text = heading ? textOf(heading, limit + 20, null, false) : ''
-  return text && text !== name ? clip(text, limit) : ''
+  return text && text !== name ? shorten(text, limit) : ''
 }

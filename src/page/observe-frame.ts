@@ -9,7 +9,7 @@ import { offer, type Signal, type Visible } from './offer.ts'
 import { hintedIn, pointerCursor, pointerOwner, scriptSignal } from './script-controls.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
 import { scrollersAround } from './scrollers.ts'
-import { clip, SKIP_TAGS } from './text.ts'
+import { shorten, SKIP_TAGS } from './text.ts'
 import type { FrameReport, ObserveRequest, RawBlocker, RawElement } from './types.ts'
 import { viewportText } from './viewport-text.ts'
 import { disabled, inViewport, labelledVisibility, round, visibility } from './visibility.ts'
@@ -245,7 +245,7 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   if (request.frameScroller && pageScroller && (scroll.up || scroll.down) && vh >= 150) {
     scrollers.unshift({
       nodeId: nodeIdOf(reg, pageScroller),
-      name: clip(document.title || location.host || 'frame', 40),
+      name: shorten(document.title || location.host || 'frame', 40),
       top: scroll.y,
       up: scroll.up,
       down: scroll.down,

@@ -1,4 +1,4 @@
-import { clip, collapse } from './text.ts'
+import { collapse, shorten } from './text.ts'
 
 // What a page states about itself outside its visible body: `<meta>` tags (Open Graph, product
 // prices, itemprop) and JSON-LD, which often hold the true price or title. The outline lists them as
@@ -18,7 +18,7 @@ function metaLines(textChars: number): string[] {
     const content = collapse(meta.getAttribute('content') ?? '')
     if (!key || !content) continue
     if (lines.length === MAX_META) break
-    lines.push(`meta ${clip(key, textChars + 1)} = ${JSON.stringify(clip(content, textChars + 1))}`)
+    lines.push(`meta ${shorten(key, textChars + 1)} = ${JSON.stringify(shorten(content, textChars + 1))}`)
   }
   return lines
 }
@@ -75,7 +75,7 @@ function jsonLdLines(textChars: number): string[] {
       return
     }
     if (value === null || value === '') return
-    const shown = typeof value === 'string' ? JSON.stringify(clip(collapse(value), textChars + 1)) : String(value)
+    const shown = typeof value === 'string' ? JSON.stringify(shorten(collapse(value), textChars + 1)) : String(value)
     lines.push(`json-ld ${path} = ${shown}`)
   }
   const listed = new Set<string>()

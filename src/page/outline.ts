@@ -1,7 +1,7 @@
 import { isGeneratedName } from './generated-names.ts'
 import { chromeWithin, findMainContent } from './main-content.ts'
 import { metadataLines } from './outline-metadata.ts'
-import { clip, collapse } from './text.ts'
+import { collapse, shorten } from './text.ts'
 
 // The outline the rule writer shows a text model. Dense, because it is capped and real pages are
 // large: the page's metadata first, then its main content, then the rest of the body; one element a
@@ -56,14 +56,14 @@ export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
     let line = nameOf(element)
     for (const attribute of Array.from(element.attributes)) {
       const name = attribute.name
-      if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(clip(attribute.value, limits.textChars + 1))}]`
+      if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shorten(attribute.value, limits.textChars + 1))}]`
     }
     let own = ''
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) own += (child as Text).data
     }
     own = collapse(own)
-    if (own) line += ` ${JSON.stringify(clip(own, limits.textChars + 1))}`
+    if (own) line += ` ${JSON.stringify(shorten(own, limits.textChars + 1))}`
     return line
   }
 

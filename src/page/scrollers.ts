@@ -3,7 +3,7 @@ import { isField, layoutName } from './layout-names.ts'
 import { nameOf, roleOf } from './names.ts'
 import { HEADINGS } from './nearby.ts'
 import { nodeIdOf, type Registry } from './node-ids.ts'
-import { clip, textOf } from './text.ts'
+import { shorten, textOf } from './text.ts'
 import { round, visibility } from './visibility.ts'
 import type { RawScroller } from './types.ts'
 
@@ -59,7 +59,7 @@ export function scrollersAround(reg: Registry, starts: Element[], max: number): 
       if ('reason' in seen) continue
       scrollers.push({
         nodeId: nodeIdOf(reg, el),
-        name: clip(nameOfScroller(el) || el.localName, 40),
+        name: shorten(nameOfScroller(el) || el.localName, 40),
         top: Math.round(el.scrollTop),
         up: el.scrollTop > 0,
         down: el.scrollTop + el.clientHeight < el.scrollHeight - 1,

@@ -2,7 +2,7 @@ import { attr } from './dom.ts'
 import { boxless, callCache, remembered } from './layout.ts'
 
 // The one definition of text as the agent reads it: which tags hold no readable text, which tags
-// separate words, how whitespace collapses and how long text is clipped. The collector, the rules
+// separate words, how whitespace collapses and how long text is shortened. The collector, the rules
 // engine and the outline all read text through this module, so the model and the extractor agree.
 
 export const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'select', 'datalist', 'option', 'textarea'])
@@ -16,7 +16,11 @@ export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
-export function clip(text: string, limit: number): string {
+/**
+ * `text` cut to `limit` characters with a bare `…`: for short labels and names, where the length mark
+ * of `clip` in src/clip.ts would leave no room for the text itself.
+ */
+export function shorten(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text
 }
 

@@ -1,9 +1,9 @@
+import type { Rect } from '../base/rect.ts'
 import type { ElementCapability } from '../operations.ts'
 
 // What the page script is asked and what it sends back; the Node side imports these same types.
 
 export type Point = [number, number]
-export type Rect = { x: number; y: number; width: number; height: number }
 
 export interface ObserveRequest {
   /** Token for this document if it has none yet; node IDs are `<token>:<n>`. */
@@ -95,13 +95,9 @@ export interface RawScroller {
   at: Point
 }
 
-export interface ChildReport {
+/** The iframe's content box in this frame's viewport, and whether it shows. */
+export interface ChildReport extends Rect {
   visible: boolean
-  /** Origin of the iframe's content box in this frame's viewport. */
-  x: number
-  y: number
-  width: number
-  height: number
   /** Each requested point translated into this viewport, or null where it is not visible here. */
   points: Array<Point | null>
 }

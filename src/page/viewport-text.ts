@@ -1,7 +1,7 @@
 import { boxed, boxless, boxOf, rendered, vh, vw } from './layout.ts'
 import { centre, round } from './visibility.ts'
 import { legible } from './legible.ts'
-import { BLOCK_TAGS, clip, collapse } from './text.ts'
+import { BLOCK_TAGS, collapse, shorten } from './text.ts'
 import type { RawBlocker } from './types.ts'
 
 // The visible text of the viewport in document order, read from the text nodes the observe walk
@@ -64,10 +64,10 @@ export function viewportText(texts: Text[], textLimit: number): ViewportText {
     previous = { parent, endsInSpace: /\s$/.test(data) }
     if (!captcha && CAPTCHA.test(piece)) {
       const box = boxOf(parent)
-      captcha = { kind: 'captcha', text: clip(piece, 80), rect: round(box), at: centre(box) ?? [0, 0] }
+      captcha = { kind: 'captcha', text: shorten(piece, 80), rect: round(box), at: centre(box) ?? [0, 0] }
     }
   }
-  text = clip(text, textLimit)
+  text = shorten(text, textLimit)
   if (!captcha) {
     const match = CAPTCHA.exec(text)
     if (match) captcha = { kind: 'captcha', text: match[0], rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] }

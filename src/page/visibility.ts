@@ -1,6 +1,7 @@
 import { attr, composedParent } from './dom.ts'
 import { boxOf, callCache, rendered, vh, vw } from './layout.ts'
-import type { Point, Rect } from './types.ts'
+import type { Rect } from '../base/rect.ts'
+import type { Point } from './types.ts'
 
 // Whether a person can see and reach an element: rendered, in the viewport, not hidden from users,
 // and what hit-testing finds at its centre (through open shadow roots and labels).

@@ -1,5 +1,6 @@
 import { clip } from '../clip.ts'
-import type { Box, HeadOption, ResultLine, RunLine, StepLine } from './run-lines.ts'
+import type { Rect } from '../base/rect.ts'
+import type { HeadOption, ResultLine, RunLine, StepLine } from './run-lines.ts'
 
 // The report of one recorded run: a single HTML file a person opens from the run folder. It depends on
 // nothing but the images beside it: inline CSS, no script, no font or network request (the CSP below
@@ -190,7 +191,7 @@ ${screenshot(result.screenshot, result.viewport, undefined, 'The final page')}
  * CSS pixels stay in data attributes for whoever checks it. A target outside the viewport is said in
  * words: a box clipped to nothing would point nowhere.
  */
-function screenshot(file: string | undefined, viewport: StepLine['viewport'], box: Box | undefined, alt: string): string {
+function screenshot(file: string | undefined, viewport: StepLine['viewport'], box: Rect | undefined, alt: string): string {
   if (file === undefined || !IMAGE_NAME.test(file)) return '<figure><div class="shot none">No screenshot</div></figure>'
   const size = viewport ? ` width="${Math.round(viewport.width)}" height="${Math.round(viewport.height)}"` : ''
   const image = `<img src="${attr(file)}" alt="${attr(alt)}"${size}>`
@@ -198,7 +199,7 @@ function screenshot(file: string | undefined, viewport: StepLine['viewport'], bo
   return `<figure><a class="shot" href="${attr(file)}">${image}${overlay}</a>${caption}</figure>`
 }
 
-function mark(box: Box, viewport: NonNullable<StepLine['viewport']>): { overlay: string; caption: string } {
+function mark(box: Rect, viewport: NonNullable<StepLine['viewport']>): { overlay: string; caption: string } {
   const left = Math.max(0, box.x)
   const top = Math.max(0, box.y)
   const right = Math.min(viewport.width, box.x + box.width)

@@ -1,4 +1,5 @@
 import type { Accuracy, CacheStatus, ChecklistStatus, Cost, DialogRecord, FailureTag, Operation, Timing } from '../../types/index.d.ts'
+import type { Rect } from '../base/rect.ts'
 
 // What a run folder's `run.jsonl` holds: one StepLine per decision of a goal (replayed ones included),
 // then one ResultLine. The report is built from these lines alone, so `puppeteer-agent report <folder>`
@@ -6,13 +7,6 @@ import type { Accuracy, CacheStatus, ChecklistStatus, Cost, DialogRecord, Failur
 
 export const RUN_FILE = 'run.jsonl'
 export const REPORT_FILE = 'report.html'
-
-export interface Box {
-  x: number
-  y: number
-  width: number
-  height: number
-}
 
 /** One option of a decision head: an operation, or a target with its name then. */
 export interface HeadOption {
@@ -32,7 +26,7 @@ export interface StepLine {
   title: string
   operation: Operation
   /** The chosen target: its action ID, name, role, and its box in the screenshot (CSS pixels of the viewport). */
-  target?: { id: string; name?: string; role?: string; box?: Box }
+  target?: { id: string; name?: string; role?: string; box?: Rect }
   /** SELECT's option label. */
   option?: string
   /** PRESS's key. */

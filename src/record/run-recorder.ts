@@ -13,7 +13,7 @@ import { captureViewport, type Shot } from '../browser/viewport-screenshot.ts'
 import { stepLine, type RecordedStepInput } from './step-line.ts'
 
 // One run folder of a recording: created when the run starts, a screenshot per step (of the page it was
-// decided on, taken by the loop while the model is asked, awaited only before input), a run.jsonl
+// decided on, taken by its goal listener while the model is asked, awaited only before input), a run.jsonl
 // line per step as each ends, and when the run ends the final screenshot, the result line and report.html.
 // Writing never fails or holds up a run: errors are logged and the recording goes on without them. The
 // first failure of a run is also a console warning: a recording asked for and not made must not pass

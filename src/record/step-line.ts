@@ -13,7 +13,7 @@ const TOP_OPTIONS = 5
 /** Dots of a masked value: its length shows up to here, so a long secret is not measured. */
 const MASK_LIMIT = 12
 
-/** What the recorder reads of a step: the loop's Step has all of it. */
+/** What the recorder reads of a step: a FinishedStep (run-listener.ts) has all of it. */
 export interface RecordedStepInput {
   entry: TraceEntry
   decision: Decision

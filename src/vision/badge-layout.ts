@@ -2,18 +2,13 @@
 // box, so it never covers the element's own text; badges never cover one another; and a badge stays
 // inside the image. Pure geometry, in image pixels, so it is tested without a browser.
 
-export interface Box {
-  x: number
-  y: number
-  width: number
-  height: number
-}
+import type { Rect } from '../base/rect.ts'
 
-export interface Badge extends Box {
+export interface Badge extends Rect {
   /** The action ID it shows. */
   id: string
   /** The element's box it labels, in image pixels. */
-  target: Box
+  target: Rect
   /** Whether it had to be placed over its own element (nowhere outside was free). */
   inside: boolean
 }
@@ -40,7 +35,7 @@ export function badgeWidth(id: string): number {
  * other badges wins, preferring one that covers no other element. When none is free, the badge moves
  * down from its first spot until it is; only when that fails too does it go over its own element.
  */
-export function placeBadges(elements: readonly { id: string; box: Box }[], image: { width: number; height: number }): Badge[] {
+export function placeBadges(elements: readonly { id: string; box: Rect }[], image: { width: number; height: number }): Badge[] {
   const placed: Badge[] = []
   const boxes = elements.map((element) => element.box)
   for (const { id, box } of elements) {
@@ -54,7 +49,7 @@ export function placeBadges(elements: readonly { id: string; box: Box }[], image
   return placed
 }
 
-function spotsBeside(box: Box, width: number): Box[] {
+function spotsBeside(box: Rect, width: number): Rect[] {
   const h = BADGE_HEIGHT
   return [
     { x: box.x, y: box.y - h - GAP, width, height: h },
@@ -66,8 +61,8 @@ function spotsBeside(box: Box, width: number): Box[] {
 }
 
 /** Moves `spot` down a badge's height at a time until it covers no badge (nor, if possible, its own element). */
-function shiftDown(spot: Box, placed: readonly Badge[], own: Box, image: { width: number; height: number }): Box {
-  let fallback: Box | undefined
+function shiftDown(spot: Rect, placed: readonly Badge[], own: Rect, image: { width: number; height: number }): Rect {
+  let fallback: Rect | undefined
   for (let step = 0; step <= MAX_SHIFTS; step++) {
     const moved = clampInto({ ...spot, y: spot.y + step * (BADGE_HEIGHT + GAP) }, image)
     if (overlapsAny(moved, placed)) continue
@@ -77,7 +72,7 @@ function shiftDown(spot: Box, placed: readonly Badge[], own: Box, image: { width
   return fallback ?? clampInto(spot, image)
 }
 
-function clampInto(spot: Box, image: { width: number; height: number }): Box {
+function clampInto(spot: Rect, image: { width: number; height: number }): Rect {
   return {
     ...spot,
     x: Math.round(Math.min(Math.max(0, spot.x), Math.max(0, image.width - spot.width))),
@@ -85,10 +80,10 @@ function clampInto(spot: Box, image: { width: number; height: number }): Box {
   }
 }
 
-function overlapsAny(spot: Box, badges: readonly Box[]): boolean {
+function overlapsAny(spot: Rect, badges: readonly Rect[]): boolean {
   return badges.some((badge) => overlaps(spot, badge))
 }
 
-export function overlaps(a: Box, b: Box): boolean {
+export function overlaps(a: Rect, b: Rect): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 }

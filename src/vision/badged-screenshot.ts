@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import type { Shot } from '../browser/viewport-screenshot.ts'
-import { placeBadges, type Badge, type Box } from './badge-layout.ts'
+import type { Rect } from '../base/rect.ts'
+import { placeBadges, type Badge } from './badge-layout.ts'
 import { drawBadges } from './draw-badges.ts'
 
 // The image a decision request carries with `vision: true`: the viewport as the browser rendered it,
@@ -29,7 +30,7 @@ export interface BadgedImage {
 }
 
 /** Draws the badges of `elements` (boxes in CSS pixels of the viewport) on the screenshot, within the bounds. */
-export async function badgeScreenshot(shot: Shot, elements: readonly { id: string; rect: Box }[]): Promise<BadgedImage> {
+export async function badgeScreenshot(shot: Shot, elements: readonly { id: string; rect: Rect }[]): Promise<BadgedImage> {
   const meta = await sharp(shot.jpeg).metadata()
   const pixels = { width: meta.width ?? shot.viewport.width, height: meta.height ?? shot.viewport.height }
   let fit = Math.min(1, MAX_IMAGE.width / pixels.width, MAX_IMAGE.height / pixels.height)
@@ -45,7 +46,7 @@ export async function badgeScreenshot(shot: Shot, elements: readonly { id: strin
 /** The image at `fit` of the screenshot's pixels, at the first quality from `first` down that is within the bytes, else at the lowest. */
 async function encode(
   shot: Shot,
-  elements: readonly { id: string; rect: Box }[],
+  elements: readonly { id: string; rect: Rect }[],
   pixels: { width: number; height: number },
   fit: number,
   first: number,
@@ -68,10 +69,10 @@ async function encode(
   }
 }
 
-function scaleBox(box: Box, scale: number): Box {
+function scaleBox(box: Rect, scale: number): Rect {
   return { x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale }
 }
 
-function onImage(box: Box, width: number, height: number): boolean {
+function onImage(box: Rect, width: number, height: number): boolean {
   return box.width > 0 && box.height > 0 && box.x < width && box.y < height && box.x + box.width > 0 && box.y + box.height > 0
 }

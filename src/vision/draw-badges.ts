@@ -1,5 +1,6 @@
 import sharp from 'sharp'
-import { BADGE_FONT_PX, BADGE_HEIGHT, CHAR_WIDTH, type Badge, type Box } from './badge-layout.ts'
+import type { Rect } from '../base/rect.ts'
+import { BADGE_FONT_PX, BADGE_HEIGHT, CHAR_WIDTH, type Badge } from './badge-layout.ts'
 
 // Draws badges into decoded pixels. sharp composites an SVG overlay the size of the viewport in 30–40
 // ms on this machine (it renders and blends every pixel), which alone would use half of a step's
@@ -82,7 +83,7 @@ function stamp(pixels: Pixels, mask: Uint8Array, left: number, top: number): voi
   }
 }
 
-function outline(pixels: Pixels, box: Box): void {
+function outline(pixels: Pixels, box: Rect): void {
   const left = Math.round(box.x)
   const top = Math.round(box.y)
   const right = Math.round(box.x + box.width) - 1

@@ -1,0 +1,43 @@
+import type { Snapshot } from '../collector/observation.ts'
+import type { ActionOutcome, CheckFreshness } from '../executor/act.ts'
+import { perform } from '../executor/perform.ts'
+import type { RunSignal } from '../call/run-signal.ts'
+import type { Settings } from '../options.ts'
+import { fillPlaceholders } from '../secrets/placeholders.ts'
+import type { Page } from 'puppeteer-core'
+import type { RunListeners } from './run-listeners.ts'
+import type { Step } from './step.ts'
+
+// A step handed to the executor, which guards, inputs and settles: the one place a secret's value
+// replaces its placeholder, and the last moment a listener may hold the input back.
+
+export interface ActContext {
+  page: Page
+  settings: Pick<Settings, 'secrets' | 'waitMs'>
+  run: RunSignal
+  checkFreshness: CheckFreshness
+  listeners: RunListeners
+}
+
+/** Carries the step out; its trace entry keeps the time it took. Throws what the input threw. */
+export async function actStep(step: Step, snapshot: Snapshot, text: string | undefined, context: ActContext): Promise<ActionOutcome> {
+  const { run, settings } = context
+  const input = {
+    page: context.page,
+    snapshot,
+    decision: step.decision,
+    element: step.element,
+    // Everything else (trace, requests, recording, cache) keeps the placeholder.
+    text: text === undefined ? undefined : fillPlaceholders(text, settings.secrets),
+    waitMs: settings.waitMs,
+    signal: run.signal,
+    checkFreshness: context.checkFreshness,
+  }
+  // A listener that shows the page before the input (a recording's screenshot) holds it until then.
+  const held = context.listeners.beforeInput()
+  if (held) await run.race(held)
+  const performed = await perform(input, (promise) => run.race(promise))
+  step.entry.actMs = performed.actMs
+  if ('error' in performed) throw performed.error
+  return performed.outcome
+}
