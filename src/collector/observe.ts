@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core'
+import type { ElementHandle, Frame, Page } from 'puppeteer-core'
 import type { ObservedFrame, Snapshot } from './observation.ts'
 import type { ChildReport, FrameReport, ObserveRequest, Point } from '../page/types.ts'
 import { finishedWithin } from '../base/deadline.ts'
 import { isDocumentGone, isHandleReleased } from '../base/gone.ts'
 import { log } from '../base/log.ts'
-import { frameOwner } from '../browser/isolated-world.ts'
 import { PageGoneError } from '../errors.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
-import { listenedElements, releaseListeners, type ListenerCache } from './click-listeners.ts'
+import { listenedElements } from './click-listeners.ts'
+import { forgetFrames, ownerOf, release, releaseLater, releaseMemory, takeMemory, type CollectorMemory, type CollectorSnapshot } from './collector-memory.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
 
@@ -19,8 +19,7 @@ import { LIMITS } from './limits.ts'
 // Handles: a snapshot holds one per offered node. The next observation takes over those of nodes it
 // offers again, so the page only sends nodes that are new, and only nodes that are gone are released.
 // What one observation hands the next travels in the snapshot (its memory), never in module state.
-// Over 400 lines: the frame runs, their memory and the merge hand-off share private types; the
-// split of the collector's Node side belongs with the issue on imports and helpers (issue 26).
+// The memory one observation hands the next is kept in collector-memory.ts.
 
 export interface ObserveOptions {
   /** The snapshot this one replaces; its handles are released. */
@@ -56,51 +55,11 @@ interface FrameRun {
   sightings: Sighting[]
 }
 
-/** What a snapshot hands the next observation. Whoever holds the memory releases its handles. */
-export interface CollectorMemory {
-  /** The handles the snapshot holds, by node ID. */
-  handles: Map<string, Handle>
-  /** The points each frame passed up last time: its parent hit-tests them ahead of time. */
-  framePoints: Map<Frame, Point[]>
-  /** Each iframe element, looked up once while its frame lives. */
-  owners: Map<Frame, Owner>
-  /** Per frame, the elements with a click listener found so far. */
-  listeners: Map<Frame, ListenerCache>
-}
-
-/** A snapshot taken by observe(): it carries the memory the next observation takes over. */
-export interface CollectorSnapshot extends Snapshot {
-  memory: CollectorMemory
-}
-
-function emptyMemory(): CollectorMemory {
-  return { handles: new Map(), framePoints: new Map(), owners: new Map(), listeners: new Map() }
-}
-
-/** Takes the previous snapshot's memory, leaving it empty so its dispose() releases nothing kept. */
-function takeMemory(previous: Snapshot | undefined): CollectorMemory {
-  if (!previous || !('memory' in previous)) return emptyMemory()
-  const snapshot = previous as CollectorSnapshot
-  const taken = snapshot.memory
-  snapshot.memory = emptyMemory()
-  return taken
-}
-
 // A random token per document keeps node IDs (`d3f9a1c2:17`) from repeating across documents and
 // frames, without counting documents anywhere.
 function documentToken(): string {
   return `d${randomBytes(4).toString('hex')}`
 }
-
-function release(handles: Iterable<JSHandle>): Promise<unknown> {
-  return Promise.all(Array.from(handles, (handle) => handle.dispose().catch(() => {})))
-}
-
-/** Releases on a later turn: sending one message per handle would otherwise delay the caller. */
-function releaseLater(release: () => Promise<unknown>): void {
-  setImmediate(() => void release().catch(() => {}))
-}
-
 
 const key = (point: Point) => `${point[0]},${point[1]}`
 
@@ -154,61 +113,6 @@ async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Pro
   if (await finishedWithin(evaluation, LIMITS.frameTimeoutMs, late)) return
   log('observe: the frame at %s did not answer within %d ms and is left out', run.frame.url(), LIMITS.frameTimeoutMs)
   run.report = undefined
-}
-
-// Each iframe element is looked up once and kept while its frame lives: the lookup costs two
-// round trips. A kept handle goes stale when the parent document is replaced; the call then fails and
-// is made again with fresh handles. A lookup that found nothing is tried again next time.
-interface Owner {
-  handle: Promise<Handle | null>
-  missing: boolean
-}
-
-function ownerOf(memory: CollectorMemory, frame: Frame, fresh = false): Promise<Handle | null> {
-  let owner = memory.owners.get(frame)
-  if (!owner || owner.missing || fresh) {
-    if (owner) void owner.handle.then((stale) => stale?.dispose().catch(() => {}))
-    const created: Owner = { handle: Promise.resolve(null), missing: false }
-    created.handle = frameOwner(frame).then(
-      (found) => {
-        created.missing = !found
-        return found as Handle | null
-      },
-      () => {
-        created.missing = true
-        return null
-      },
-    )
-    memory.owners.set(frame, (owner = created))
-  }
-  return owner.handle
-}
-
-/** Forgets frames that are gone: their points, and their iframe handles, which are released. */
-function forgetFrames(memory: CollectorMemory, frames: Set<Frame>): void {
-  for (const [frame, owner] of memory.owners) {
-    if (frames.has(frame) && !frame.detached) continue
-    memory.owners.delete(frame)
-    void owner.handle.then((handle) => handle?.dispose().catch(() => {}))
-  }
-  for (const frame of memory.framePoints.keys()) if (!frames.has(frame) || frame.detached) memory.framePoints.delete(frame)
-  for (const [frame, cache] of memory.listeners) {
-    if (frames.has(frame) && !frame.detached) continue
-    memory.listeners.delete(frame)
-    releaseListeners(frame, cache)
-  }
-}
-
-/** Releases everything a memory holds: node handles and iframe handles. */
-async function releaseMemory(memory: CollectorMemory): Promise<void> {
-  const owners = await Promise.all(Array.from(memory.owners.values(), (owner) => owner.handle))
-  const handles = [...new Set(memory.handles.values()), ...owners.filter((handle): handle is Handle => handle !== null)]
-  for (const [frame, cache] of memory.listeners) releaseListeners(frame, cache)
-  memory.handles = new Map()
-  memory.owners = new Map()
-  memory.framePoints = new Map()
-  memory.listeners = new Map()
-  await release(handles)
 }
 
 function frameRuns(page: Page): FrameRun[] {
