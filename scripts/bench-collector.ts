@@ -1,29 +1,29 @@
 // Collector benchmark: median time of observe() and the size of the state it produces, on generated
 // pages with a form, a cross-origin iframe, a shadow root and N list items; then the same page with 10
 // items beside a shop's filter sidebar of F checkboxes and radios in collapsed (unrendered) lists.
-//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--filters=3000] [--stagehand=<dir>]
+//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--filters=3000] [--stagehand] [--stagehand-from=<dir>]
 // With --stagehand, Stagehand's observe() runs on the same pages, interleaved run by run so both see
-// the same machine load. <dir> is a scratch folder (outside this repo) where
-// `npm install @browserbasehq/stagehand@4.4.0` was run; it drives its own Chrome, offline, with a
-// mock model. Its state is the accessibility tree text it sends to the model.
+// the same machine load: the devDependency (4.4), or with --stagehand-from=<dir> the one installed in
+// that folder. It drives its own Chrome, offline, with a mock model (scripts/common/stagehand.ts). Its
+// state is the accessibility tree text it sends to the model.
 // Each measured observation follows a 50 ms pause, as one follows a model call in a run: the previous
 // snapshot's handles are released in the background meanwhile.
 import { createServer, type Server } from 'node:http'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import puppeteer from 'puppeteer-core'
 import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from '../src/cli/find-chrome.ts'
 import { observe } from '../src/collector/observe.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
+import { openStagehand } from './common/stagehand.ts'
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '15' },
     sizes: { type: 'string', default: '10,300,3000' },
     filters: { type: 'string', default: '3000' },
-    stagehand: { type: 'string' },
+    stagehand: { type: 'boolean' },
+    'stagehand-from': { type: 'string' },
   },
 })
 const runs = Number(values.runs)
@@ -97,42 +97,6 @@ function stateSize(snapshot: Snapshot): number {
   return JSON.stringify({ state, questions }).length
 }
 
-/** Stagehand 4.4's observe() on the same URL, with a model that answers at once. */
-interface Rival {
-  open(url: string): Promise<void>
-  observe(): Promise<number>
-  close(): Promise<void>
-}
-
-async function stagehand(dir: string, executablePath: string): Promise<Rival> {
-  const entry = pathToFileURL(join(dir, 'node_modules/@browserbasehq/stagehand/dist/index.mjs')).href
-  const { Stagehand, localBrowser } = (await import(entry)) as any
-  let prompt = ''
-  const instance = await Stagehand.create({
-    browser: await localBrowser.launch({ executablePath, headless: true, args: [...CHROME_FLAGS, '--disable-gpu'], viewport: { width: 1280, height: 800 } }),
-    model: {
-      generate: async (params: any) => {
-        prompt = params.messages.map((message: any) => [message.content].flat().map((part: any) => part.text ?? '').join('')).join('')
-        return { role: 'assistant', outputFormat: 'json_schema', content: [{ type: 'text', text: '{"elements":[]}' }], structuredContent: { elements: [] } }
-      },
-    },
-    logging: { level: 'off' },
-  })
-  const page = (await instance.browser.context.pages())[0] ?? (await instance.browser.context.newPage())
-  return {
-    open: async (url) => void (await page.goto(url)),
-    observe: async () => {
-      await instance.observe('find the interactive elements')
-      return prompt.length
-    },
-    close: async () => {
-      await instance.close()
-      // Closing the session leaves a launched browser running; this ends it.
-      await instance.browser.close()
-    },
-  }
-}
-
 const executablePath = findChrome()
 if (!executablePath) throw new Error(NO_CHROME_MESSAGE)
 const frames = await serve('localhost', () => CONSENT)
@@ -141,7 +105,7 @@ const pages = await serve('127.0.0.1', (path) => {
   return path.startsWith('/filters/') ? listPage(10, frameUrl, filterSidebar(Number(path.slice(9)))) : listPage(Number(path.slice(1)) || 10, frameUrl)
 })
 const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROME_FLAGS, '--disable-gpu'] })
-const rival = values.stagehand ? await stagehand(values.stagehand, executablePath) : undefined
+const rival = values.stagehand || values['stagehand-from'] ? await openStagehand({ executablePath, args: [...CHROME_FLAGS, '--disable-gpu'], from: values['stagehand-from'] }) : undefined
 try {
   const page = await browser.newPage()
   await page.setViewport({ width: 1280, height: 800 })

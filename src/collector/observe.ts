@@ -115,10 +115,17 @@ async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Pro
   run.report = undefined
 }
 
+/**
+ * Chrome's own error page, shown in a frame whose document failed to load (an ad or widget host that
+ * cannot be reached): it holds nothing of the page, and a script run in it can stay unanswered until
+ * the frame's bound, which every observation would then wait out.
+ */
+const ERROR_PAGE = 'chrome-error://'
+
 function frameRuns(page: Page): FrameRun[] {
   const order: FrameRun[] = []
   const visit = (frame: Frame, parent: FrameRun | undefined) => {
-    if (frame.detached) return
+    if (frame.detached || (parent && frame.url().startsWith(ERROR_PAGE))) return
     const run: FrameRun = {
       frame,
       parent,
