@@ -13,6 +13,9 @@ import { scrolledValue } from './value-window.ts'
 // What the model is told about a control, and its fingerprint: one hash per part, so the freshness
 // check can say which part changed. Observe and check describe through this one function.
 
+/** Other fields of its form shown with a control: what is filled in, not the whole form. */
+const FORM_FIELDS_SHOWN = 10
+
 export type Description = Omit<RawElement, 'nodeId' | 'rect' | 'at' | 'fingerprint'> & { parts: string[] }
 
 /** A hidden checkbox or radio is offered through its visible label; the label then stands for it. */
@@ -71,9 +74,14 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   const summary = form ? formSummary(form) : null
   const fields: Record<string, string> = {}
   if (summary) {
+    // The other fields, ten at most: a shop's filter form has thousands.
+    let shown = 0
     for (const [key, fieldValue, members] of summary.entries) {
-      if (members.includes(el) || Object.keys(fields).length >= 10) continue
-      fields[shorten(key, 30)] = shorten(collapse(fieldValue), 40)
+      if (shown >= FORM_FIELDS_SHOWN) break
+      if (members.includes(el)) continue
+      const shortKey = shorten(key, 30)
+      if (!(shortKey in fields)) shown += 1
+      fields[shortKey] = shorten(collapse(fieldValue), 40)
     }
   }
   const nearby = nearbyOf(node, name, nearbyLimit)

@@ -27,6 +27,22 @@ export function beginCall(): void {
 /** Ends a call: drops every cached box and answer. */
 export function endCall(): void {
   for (const reset of resets) reset()
+  placements = undefined
+}
+
+/** Where the browser last placed a node the frame watch follows: in the viewport, outside it, with no box, or `display: contents`. */
+export type Placement = 'in' | 'out' | 'none' | 'contents'
+
+/** Where the frame watch placed the nodes it follows, when this call may trust it (frame-watch.ts). */
+let placements: WeakMap<Element, Placement> | undefined
+
+export function usePlacements(trusted: WeakMap<Element, Placement> | undefined): void {
+  placements = trusted
+}
+
+/** Where the browser last placed `el`, when that is known and may be trusted in this call. */
+export function placement(el: Element): Placement | undefined {
+  return placements?.get(el)
 }
 
 const boxes = callCache<Element, DOMRect>()

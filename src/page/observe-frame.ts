@@ -3,73 +3,22 @@ import { attr, inputType } from './dom.ts'
 import { focusedElement, type InputSignals } from './capabilities.ts'
 import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
-import { vh, vw } from './layout.ts'
+import { usePlacements, vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
-import { offer, type Signal, type Visible } from './offer.ts'
-import { hintedIn, pointerCursor, pointerOwner, scriptSignal } from './script-controls.ts'
+import { copyFound, walkChanges, type Found } from './page-walk.ts'
+import { frameWatch, keepWalk, takeChanges, trustedPlacements } from './frame-watch.ts'
+import { offer, type Visible } from './offer.ts'
+import { pointerCursor, pointerOwner } from './script-controls.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
 import { scrollersAround } from './scrollers.ts'
-import { shorten, SKIP_TAGS } from './text.ts'
+import { shorten } from './text.ts'
 import type { FrameReport, ObserveRequest, RawBlocker, RawElement } from './types.ts'
+import { keepReport, reusedReport, sendReport } from './reused-report.ts'
 import { viewportText } from './viewport-text.ts'
-import { disabled, inViewport, labelledVisibility, round, visibility } from './visibility.ts'
+import { controlsOfPlacedLabels, disabled, inViewport, labelledVisibility, mayBeInView, round, visibility } from './visibility.ts'
 
 // One frame's observation: the controls a person could use now, the viewport's text, blockers,
 // scroll containers, and what this frame shows of its child frames (`owners`, their iframes).
-
-interface Found {
-  /** Controls by tag or role, and elements with a script signal, in document order. */
-  candidates: Element[]
-  /** How each candidate that is not a control by its tag or role became one. */
-  signals: Map<Element, Signal>
-  canvases: Element[]
-  texts: Text[]
-  /** Elements with no content of their own (icons): a pointer cursor over them names a control. */
-  leaves: Element[]
-}
-
-/** Elements without content that never draw an icon. */
-const NOT_ICONS = new Set(['br', 'wbr', 'hr', 'input', 'meta', 'link', 'source', 'track', 'col', 'area', 'base', 'param', 'embed', 'slot'])
-
-function nextSkipping(walker: TreeWalker): Node | null {
-  let next = walker.nextSibling()
-  while (!next) {
-    if (!walker.parentNode()) return null
-    next = walker.nextSibling()
-  }
-  return next
-}
-
-/** Collects controls, canvases, icons and text nodes in document order, through open shadow roots. */
-function walk(root: Document | ShadowRoot, found: Found, listened: ReadonlySet<Element>) {
-  const hints = hintedIn(root)
-  // SHOW_ELEMENT | SHOW_TEXT
-  const walker = document.createTreeWalker(root, 0x1 | 0x4)
-  let node = walker.nextNode()
-  while (node) {
-    if (node.nodeType === 3) {
-      found.texts.push(node as Text)
-      node = walker.nextNode()
-      continue
-    }
-    const el = node as Element
-    const tag = el.localName
-    if (isCandidate(el)) found.candidates.push(el)
-    else {
-      const signal = scriptSignal(el, listened, hints)
-      if (signal) {
-        found.candidates.push(el)
-        found.signals.set(el, signal)
-      } else if (tag === 'canvas') found.canvases.push(el)
-    }
-    // An inline SVG is one icon, however many shapes draw it.
-    if (tag === 'svg' || (el.firstChild === null && !NOT_ICONS.has(tag) && el.namespaceURI !== SVG_NS)) found.leaves.push(el)
-    if (el.shadowRoot) walk(el.shadowRoot, found, listened)
-    node = SKIP_TAGS.has(tag) || (el as HTMLElement).hidden ? nextSkipping(walker) : walker.nextNode()
-  }
-}
-
-const SVG_NS = 'http://www.w3.org/2000/svg'
 
 /** Containers whose children are items a person picks up one by one (a sortable list, a board's column). */
 const LISTS = new Set(['ul', 'ol', 'tbody', 'div', 'section'])
@@ -182,8 +131,14 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   const reg = registry(request.docToken)!
   const owners = nodes.slice(0, request.childPoints.length)
   const { listened, signals: inputSignals } = listenersByKind(nodes.slice(request.childPoints.length), request.listenedKinds)
-  const found: Found = { candidates: [], signals: new Map(), canvases: [], texts: [], leaves: [] }
-  walk(document, found, listened)
+  const watch = frameWatch()
+  const reused = reusedReport(watch, request, nodes)
+  if (reused) return sendReport(reused, request.held)
+  const { kept, changed } = takeChanges(watch)
+  const walk = walkChanges(kept, changed, listened)
+  keepWalk(watch, walk, walk.walked)
+  usePlacements(trustedPlacements(watch))
+  const found = copyFound(walk.found)
   const { text, holders, captcha } = viewportText(found.texts, request.textLimit)
   addPointerControls(found, holders, listened)
   const { candidates, canvases, signals } = found
@@ -193,7 +148,9 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   const seenNodes = new Set<Element>()
   let challengeField: Element | undefined
 
+  const throughLabels = controlsOfPlacedLabels(found.labels)
   for (const el of candidates) {
+    if (!mayBeInView(el, throughLabels)) continue
     const type = inputType(el)
     // Cheap first cut: most controls of a long page are outside the viewport. A checkbox or radio may
     // be hidden or moved off-screen on purpose and be offered through its label.
@@ -270,10 +227,6 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
     scrollers,
     children,
   }
-  const held = new Set(request.held)
-  const sent: Element[] = []
-  elements.forEach((element, i) => (held.has(element.nodeId) ? (element.held = true) : sent.push(elementNodes[i]!)))
-  scrollers.forEach((scroller, i) => (held.has(scroller.nodeId) ? (scroller.held = true) : sent.push(scrollNodes[i]!)))
-  const json = JSON.stringify(report)
-  return sent.length ? [json, ...sent] : json
+  keepReport(watch, request, nodes, report, elementNodes, scrollNodes)
+  return sendReport({ report, elementNodes, scrollNodes }, request.held)
 }

@@ -48,6 +48,13 @@ export function hintedIn(root: Document | ShadowRoot): Set<Element> {
   return found
 }
 
+/** The same for one subtree, its root included: a walk of what changed reads only that part. */
+export function hintedUnder(root: Element): Set<Element> {
+  const found = new Set(Array.from(root.querySelectorAll(HINTS)))
+  if (root.matches(HINTS)) found.add(root)
+  return found
+}
+
 export function hasHandlerAttribute(el: Element): boolean {
   return HANDLER_ATTRIBUTES.some((name) => el.hasAttribute(name))
 }

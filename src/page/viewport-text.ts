@@ -1,4 +1,4 @@
-import { boxed, boxless, boxOf, rendered, vh, vw } from './layout.ts'
+import { boxed, boxless, boxOf, placement, rendered, vh, vw } from './layout.ts'
 import { centre, round } from './visibility.ts'
 import { legible } from './legible.ts'
 import { BLOCK_TAGS, collapse, shorten } from './text.ts'
@@ -32,7 +32,11 @@ export function viewportText(texts: Text[], textLimit: number): ViewportText {
     const parent = node.parentElement
     if (!parent) continue
     let seen = parentSeen.get(parent)
-    if (seen === undefined) {
+    const placed = placement(parent)
+    if (seen === undefined && (placed === 'out' || placed === 'none')) {
+      seen = 0
+      parentSeen.set(parent, seen)
+    } else if (seen === undefined) {
       const rect = boxOf(parent)
       if (rect.width === 0 && rect.height === 0 && boxless(parent)) {
         // No box of its own: judge the text by its own box and the nearest ancestor that has one.

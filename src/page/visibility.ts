@@ -1,5 +1,5 @@
 import { attr, composedParent } from './dom.ts'
-import { boxOf, callCache, rendered, vh, vw } from './layout.ts'
+import { boxOf, callCache, placement, rendered, vh, vw } from './layout.ts'
 import type { Rect } from '../base/rect.ts'
 import type { Point } from './types.ts'
 
@@ -103,6 +103,9 @@ export function visibility(el: Element): Seen {
 
 /** Some of the box is inside the viewport: the cheap first cut before any style or hit-test work. */
 export function inViewport(el: Element): boolean {
+  // Placed outside, or with no box to place (an element with `display: contents` has none either).
+  const placed = placement(el)
+  if (placed !== undefined && placed !== 'in') return false
   const rect = boxOf(el)
   return rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw
 }
@@ -149,4 +152,25 @@ export function labelledVisibility(el: Element): { node: Element; seen: Seen } {
     if (!('reason' in seen)) return { node: label, seen }
   }
   return { node: el, seen: { reason: 'hidden' } }
+}
+
+/**
+ * The controls of the labels the browser placed in the viewport, or has not placed yet: a checkbox
+ * or radio placed outside it can still be reached through one of these, and through no other label.
+ */
+export function controlsOfPlacedLabels(labels: readonly Element[]): Set<Element> {
+  const controls = new Set<Element>()
+  for (const label of labels) {
+    const placed = placement(label)
+    if (placed !== undefined && placed !== 'in') continue
+    const control = (label as HTMLLabelElement).control
+    if (control) controls.add(control)
+  }
+  return controls
+}
+
+/** Whether the candidate may be in view: not placed outside it, or a checkbox or radio one of `throughLabels` may show. */
+export function mayBeInView(el: Element, throughLabels: ReadonlySet<Element>): boolean {
+  const placed = placement(el)
+  return placed === undefined || placed === 'in' || throughLabels.has(el)
 }

@@ -1,0 +1,202 @@
+import { isCandidate } from './names.ts'
+import type { Signal } from './offer.ts'
+import { hintedIn, hintedUnder, scriptSignal } from './script-controls.ts'
+import { SKIP_TAGS } from './text.ts'
+
+// The observe walk: every node a frame's observation starts from (controls, canvases, icons, labels,
+// text), in document order, through open shadow roots. A document's last walk is kept; the next one
+// re-walks only the subtrees that changed since (the mutation records of `frame-watch.ts`) and the
+// elements whose listeners changed, and splices them into the kept lists. A document with open shadow
+// roots is walked whole each time: document order across trees is not one that positions can compare.
+
+export interface Found {
+  /** Controls by tag or role, and elements with a script signal, in document order. */
+  candidates: Element[]
+  /** How each candidate that is not a control by its tag or role became one. */
+  signals: Map<Element, Signal>
+  canvases: Element[]
+  /** Text nodes with something to read (not only white space). */
+  texts: Text[]
+  /** Elements with no content of their own (icons): a pointer cursor over them names a control. */
+  leaves: Element[]
+  /** Labels: a checkbox hidden on purpose is seen through one (the viewport watch follows them). */
+  labels: Element[]
+}
+
+/** A walk as a document keeps it for the next observation. */
+export interface KeptWalk {
+  found: Found
+  /** What this walk read afresh: the whole document's lists, or those of each subtree walked again. */
+  walked: Found[]
+  listened: ReadonlySet<Element>
+  /** The open shadow roots the walk went into: with any, the next walk is of the whole document again. */
+  shadowRoots: ShadowRoot[]
+}
+
+/** Elements without content that never draw an icon. */
+const NOT_ICONS = new Set(['br', 'wbr', 'hr', 'input', 'meta', 'link', 'source', 'track', 'col', 'area', 'base', 'param', 'embed', 'slot'])
+const SVG_NS = 'http://www.w3.org/2000/svg'
+const HAS_TEXT = /\S/
+/** Past this many changed subtrees, one walk of the whole document is cheaper than splicing each in. */
+const MAX_CHANGED_ROOTS = 50
+
+function emptyFound(): Found {
+  return { candidates: [], signals: new Map(), canvases: [], texts: [], leaves: [], labels: [] }
+}
+
+/** A copy the observation may add to without touching what is kept. */
+export function copyFound(found: Found): Found {
+  return { ...found, candidates: [...found.candidates], signals: new Map(found.signals) }
+}
+
+function nextSkipping(walker: TreeWalker): Node | null {
+  let next = walker.nextSibling()
+  while (!next) {
+    if (!walker.parentNode()) return null
+    next = walker.nextSibling()
+  }
+  return next
+}
+
+/** An element whose subtree the walk does not enter (a script, a select's options, `hidden`). */
+function closed(el: Element): boolean {
+  return SKIP_TAGS.has(el.localName) || (el as HTMLElement).hidden === true
+}
+
+interface WalkState {
+  found: Found
+  listened: ReadonlySet<Element>
+  shadowRoots: ShadowRoot[]
+}
+
+function visit(el: Element, state: WalkState, hints: ReadonlySet<Element>): void {
+  const { found } = state
+  const tag = el.localName
+  if (isCandidate(el)) found.candidates.push(el)
+  else {
+    const signal = scriptSignal(el, state.listened, hints)
+    if (signal) {
+      found.candidates.push(el)
+      found.signals.set(el, signal)
+    } else if (tag === 'canvas') found.canvases.push(el)
+  }
+  if (tag === 'label') found.labels.push(el)
+  // An inline SVG is one icon, however many shapes draw it.
+  if (tag === 'svg' || (el.firstChild === null && !NOT_ICONS.has(tag) && el.namespaceURI !== SVG_NS)) found.leaves.push(el)
+  if (el.shadowRoot) {
+    state.shadowRoots.push(el.shadowRoot)
+    walkBelow(el.shadowRoot, state, hintedIn(el.shadowRoot))
+  }
+}
+
+/** Walks the nodes below `root` (not `root` itself), skipping closed subtrees. */
+function walkBelow(root: Node, state: WalkState, hints: ReadonlySet<Element>): void {
+  // SHOW_ELEMENT | SHOW_TEXT
+  const walker = document.createTreeWalker(root, 0x1 | 0x4)
+  let node = walker.nextNode()
+  while (node) {
+    if (node.nodeType === 3) {
+      if (HAS_TEXT.test((node as Text).data)) state.found.texts.push(node as Text)
+      node = walker.nextNode()
+      continue
+    }
+    const el = node as Element
+    visit(el, state, hints)
+    node = closed(el) ? nextSkipping(walker) : walker.nextNode()
+  }
+}
+
+/** The whole document's walk. */
+export function walkDocument(listened: ReadonlySet<Element>): KeptWalk {
+  const state: WalkState = { found: emptyFound(), listened, shadowRoots: [] }
+  walkBelow(document, state, hintedIn(document))
+  return { found: state.found, walked: [state.found], listened, shadowRoots: state.shadowRoots }
+}
+
+/**
+ * The walk after `changed` (the roots of the subtrees that changed, or 'all'), from the kept one. An
+ * element whose listeners came or went is a changed root of its own.
+ */
+export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'all', listened: ReadonlySet<Element>): KeptWalk {
+  if (!kept || kept.shadowRoots.length || changed === 'all') return walkDocument(listened)
+  const roots = new Set(changed)
+  for (const el of listened) if (!kept.listened.has(el)) roots.add(el)
+  for (const el of kept.listened) if (!listened.has(el)) roots.add(el)
+  if (roots.size > MAX_CHANGED_ROOTS) return walkDocument(listened)
+  if (roots.size === 0) return { ...kept, walked: [] }
+  const tops = topmost([...roots].filter((root) => root.isConnected))
+  if (tops.some((root) => root.getRootNode() !== document)) return walkDocument(listened)
+  const found = connected(kept.found)
+  const walked: Found[] = []
+  for (const root of tops) {
+    const part: WalkState = { found: emptyFound(), listened, shadowRoots: [] }
+    if (!insideClosed(root)) {
+      const hints = hintedUnder(root)
+      visit(root, part, hints)
+      if (!closed(root)) walkBelow(root, part, hints)
+      if (part.shadowRoots.length) return walkDocument(listened)
+    }
+    replaceSubtree(found, part.found, root)
+    walked.push(part.found)
+  }
+  return { found, walked, listened, shadowRoots: [] }
+}
+
+/** The roots not inside another one. */
+function topmost(roots: Element[]): Element[] {
+  return roots.filter((root) => !roots.some((other) => other !== root && other.contains(root)))
+}
+
+/** A strict ancestor keeps the walk out of `el` (its subtree is skipped). */
+function insideClosed(el: Element): boolean {
+  for (let node = el.parentElement; node; node = node.parentElement) if (closed(node)) return true
+  return false
+}
+
+/** The kept lists without the nodes that left the document (positions compare only within it). */
+function connected(found: Found): Found {
+  const candidates = found.candidates.filter((node) => node.isConnected)
+  const signals = new Map<Element, Signal>()
+  for (const el of candidates) {
+    const signal = found.signals.get(el)
+    if (signal) signals.set(el, signal)
+  }
+  const kept = <T extends Node>(list: T[]) => list.filter((node) => node.isConnected)
+  return { candidates, signals, canvases: kept(found.canvases), texts: kept(found.texts), leaves: kept(found.leaves), labels: kept(found.labels) }
+}
+
+// compareDocumentPosition bits, read as "the node is … the root".
+const FOLLOWING = 4
+const CONTAINED_BY = 16
+
+/** The first index of `list` (in document order) whose node passes `after`, which holds from some index on. */
+function firstWhere(list: Node[], after: (node: Node) => boolean): number {
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (after(list[mid]!)) high = mid
+    else low = mid + 1
+  }
+  return low
+}
+
+/** Replaces, in one list, the nodes of `root`'s subtree (a contiguous run) with those walked again. */
+function replaceRun<T extends Node>(list: T[], part: T[], root: Element, removed?: (node: T) => void): T[] {
+  const position = (node: Node) => root.compareDocumentPosition(node)
+  const start = firstWhere(list, (node) => node === root || (position(node) & (FOLLOWING | CONTAINED_BY)) !== 0)
+  const end = firstWhere(list, (node) => node !== root && (position(node) & (FOLLOWING | CONTAINED_BY)) === FOLLOWING)
+  if (removed) for (let i = start; i < end; i++) removed(list[i]!)
+  if (start === end && part.length === 0) return list
+  return list.slice(0, start).concat(part, list.slice(end))
+}
+
+/** Puts a re-walked subtree's nodes in place of what the kept walk had there. */
+function replaceSubtree(found: Found, part: Found, root: Element): void {
+  found.candidates = replaceRun(found.candidates, part.candidates, root, (el) => found.signals.delete(el))
+  found.canvases = replaceRun(found.canvases, part.canvases, root)
+  found.texts = replaceRun(found.texts, part.texts, root)
+  found.leaves = replaceRun(found.leaves, part.leaves, root)
+  found.labels = replaceRun(found.labels, part.labels, root)
+  for (const [el, signal] of part.signals) found.signals.set(el, signal)
+}
