@@ -1,7 +1,12 @@
 // Collector benchmark: median time of observe() and the size of the state it produces, on generated
 // pages with a form, a cross-origin iframe, a shadow root and N list items; then the same page with 10
-// items beside a shop's filter sidebar of F checkboxes and radios in collapsed (unrendered) lists.
-//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--filters=3000] [--stagehand] [--stagehand-from=<dir>]
+// items beside a shop's filter sidebar of F checkboxes and radios in collapsed (unrendered) lists; then
+// a shop category page built like the saved real shop with 3,307 hidden filter inputs (S of them, in a
+// category tree beside a long product grid: scripts/collector/shop-menu-page.ts).
+//   npm run bench:collector --  [--runs=15] [--sizes=10,300,3000] [--filters=3000] [--shop=3000] [--stagehand] [--stagehand-from=<dir>]
+// Two times per page: observe() again on a page that did not change, and observe() after one node was
+// added to a control's card on screen (then a 50 ms pause, in which the page draws a frame as it does
+// while a step settles).
 // With --stagehand, Stagehand's observe() runs on the same pages, interleaved run by run so both see
 // the same machine load: the devDependency (4.4), or with --stagehand-from=<dir> the one installed in
 // that folder. It drives its own Chrome, offline, with a mock model (scripts/common/stagehand.ts). Its
@@ -16,12 +21,14 @@ import { observe } from '../src/collector/observe.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
 import { openStagehand } from './common/stagehand.ts'
+import { changeOneNode, shopMenuPage } from './collector/shop-menu-page.ts'
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '15' },
     sizes: { type: 'string', default: '10,300,3000' },
     filters: { type: 'string', default: '3000' },
+    shop: { type: 'string', default: '3000' },
     stagehand: { type: 'boolean' },
     'stagehand-from': { type: 'string' },
   },
@@ -29,6 +36,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs)
 const sizes = values.sizes.split(',').map(Number)
 const filters = values.filters.split(',').filter(Boolean).map(Number)
+const shops = values.shop.split(',').filter(Boolean).map(Number)
 
 /** A filter sidebar as shops build it: groups of `count` checkboxes and radios in total, each group's list collapsed. */
 function filterSidebar(count: number): string {
@@ -102,6 +110,7 @@ if (!executablePath) throw new Error(NO_CHROME_MESSAGE)
 const frames = await serve('localhost', () => CONSENT)
 const pages = await serve('127.0.0.1', (path) => {
   const frameUrl = `${frames.origin}/consent`
+  if (path.startsWith('/shop/')) return shopMenuPage(Number(path.slice(6)))
   return path.startsWith('/filters/') ? listPage(10, frameUrl, filterSidebar(Number(path.slice(9)))) : listPage(Number(path.slice(1)) || 10, frameUrl)
 })
 const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROME_FLAGS, '--disable-gpu'] })
@@ -110,7 +119,7 @@ try {
   const page = await browser.newPage()
   await page.setViewport({ width: 1280, height: 800 })
   const rows: string[] = []
-  const cases = [...sizes.map((n) => ({ label: String(n), path: `/${n}` })), ...filters.map((f) => ({ label: `10 + ${f} hidden filters`, path: `/filters/${f}` }))]
+  const cases = [...sizes.map((n) => ({ label: String(n), path: `/${n}` })), ...filters.map((f) => ({ label: `10 + ${f} hidden filters`, path: `/filters/${f}` })), ...shops.map((f) => ({ label: `shop: ${f} hidden inputs, 1,000 cards`, path: `/shop/${f}` }))]
   for (const { label: n, path } of cases) {
     const url = `${pages.origin}${path}`
     process.stderr.write(`N=${n}: opening\n`)
@@ -137,20 +146,28 @@ try {
         rivalTimes.push(performance.now() - started)
       }
     }
+    const changedTimes: number[] = []
+    for (let i = 0; i < runs; i++) {
+      await page.evaluate(changeOneNode, i)
+      await pause()
+      const started = performance.now()
+      snapshot = await observe(page, { previous: snapshot })
+      changedTimes.push(performance.now() - started)
+    }
     const observation = snapshot!.observation
     const ours = median(times)
     process.stderr.write(`N=${n}: done\n`)
     const theirs = rival ? ` | ${median(rivalTimes).toFixed(1)} ms | ${rivalChars.toLocaleString('en')} | ${(median(rivalTimes) / ours).toFixed(1)}× |` : ' |'
     rows.push(
-      `| ${n} | ${ours.toFixed(1)} ms | ${stateSize(snapshot!).toLocaleString('en')} | ${JSON.stringify(observation).length.toLocaleString('en')} | ${observation.elements.length} | ${observation.omitted} | ${observation.frames.length}${theirs}`,
+      `| ${n} | ${ours.toFixed(1)} ms | ${median(changedTimes).toFixed(1)} ms | ${stateSize(snapshot!).toLocaleString('en')} | ${JSON.stringify(observation).length.toLocaleString('en')} | ${observation.elements.length} | ${observation.omitted} | ${observation.frames.length}${theirs}`,
     )
     await snapshot!.dispose()
   }
   console.log(`Chrome ${await browser.version()}, ${runs} runs per size, viewport 1280×800\n`)
   const rivalColumns = rival ? ' Stagehand 4.4 observe() | Stagehand state (chars) | speed-up |' : ''
   const rivalRule = rival ? ' --- | --- | --- |' : ''
-  console.log(`| N items (+ hidden filter checkboxes) | observe() median | request: state + questions (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
-  console.log(`| --- | --- | --- | --- | --- | --- | --- |${rivalRule}`)
+  console.log(`| Page | observe() median, unchanged | after a one-node change | request: state + questions (chars) | full observation JSON (chars) | elements | omitted | frames |${rivalColumns}`)
+  console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |${rivalRule}`)
   for (const row of rows) console.log(row)
 } finally {
   await rival?.close()

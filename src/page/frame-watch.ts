@@ -17,6 +17,8 @@ export interface FrameWatch {
   walk: KeptWalk | undefined
   /** Roots of the subtrees changed since the last walk; 'all' once there were too many to keep. */
   changed: Set<Element> | 'all'
+  /** Nodes left the document since the last walk: its lists hold some that are gone. */
+  removed: boolean
   placements: WeakMap<Element, Placement>
   followed: WeakSet<Element>
   followedCount: number
@@ -83,6 +85,7 @@ function askFrame(watch: FrameWatch): void {
 }
 
 function changedRoot(watch: FrameWatch, record: MutationRecord): void {
+  if (record.removedNodes.length) watch.removed = true
   if (watch.changed === 'all') return
   // A text that changed is walked again from its element: the walk keeps only texts with something to read.
   const target = record.type === 'characterData' ? record.target.parentElement : record.target
@@ -103,6 +106,7 @@ function startWatch(): FrameWatch {
   const watch: FrameWatch = {
     walk: undefined,
     changed: 'all',
+    removed: false,
     placements: new WeakMap(),
     followed: new WeakSet(),
     followedCount: 0,
@@ -132,13 +136,15 @@ export function frameWatch(): FrameWatch {
 }
 
 /** The kept walk and what changed since, handing the watch over to the walk about to be made. */
-export function takeChanges(watch: FrameWatch): { kept: KeptWalk | undefined; changed: Element[] | 'all' } {
+export function takeChanges(watch: FrameWatch): { kept: KeptWalk | undefined; changed: Element[] | 'all'; removed: boolean } {
   const pending = watch.mutations.takeRecords()
   for (const record of pending) changedRoot(watch, record)
   if (pending.length) askFrame(watch)
   const changed = watch.changed === 'all' ? 'all' : [...watch.changed]
+  const removed = watch.removed
   watch.changed = new Set()
-  return { kept: watch.walk, changed }
+  watch.removed = false
+  return { kept: watch.walk, changed, removed }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { inputType } from './dom.ts'
+import { callCache, remembered } from './layout.ts'
 import { HEADINGS } from './nearby.ts'
 import { BLOCK_TAGS, collapse, textOf } from './text.ts'
 
@@ -20,6 +21,13 @@ const CONTROLS = 'button, a[href], [role=button], [aria-pressed], [onclick]'
 const TOOLBARS = `[role=toolbar], ${CONTROLS}`
 
 const FIELD_SELECTOR = 'input:not([type=hidden]), select, textarea, [contenteditable]:not([contenteditable=false])'
+
+/** Fields under an element, counted once per call: the controls of one page share their ancestors. */
+const fieldCounts = callCache<Element, number>()
+
+function fieldsIn(box: Element): number {
+  return remembered(fieldCounts, box, (node) => node.querySelectorAll(FIELD_SELECTOR).length)
+}
 
 function tidy(text: string): string {
   // "Year:" and "Genre *" are labels with their punctuation.
@@ -107,7 +115,7 @@ function leadText(block: Element): string {
  */
 function fromAbove(el: Element): string {
   for (let box = el.parentElement, hops = 0; box && box.localName !== 'body' && hops < 3; box = box.parentElement, hops++) {
-    if (box.querySelectorAll(FIELD_SELECTOR).length > 1) return ''
+    if (fieldsIn(box) > 1) return ''
     const above = box.previousElementSibling
     if (!above) continue
     // A heading over the box titles a part of the page, not this field (a group's heading is read below).
@@ -126,8 +134,9 @@ function sharesHeading(node: Node): boolean {
 /** The heading of the smallest group that holds this field and no other. */
 function fromGroup(el: Element): string {
   for (let group = el.parentElement, hops = 0; group && group.localName !== 'body' && hops < 4; group = group.parentElement, hops++) {
-    if (group.querySelectorAll(FIELD_SELECTOR).length > 1) return ''
-    const heading = group.querySelector(`:scope > legend, :scope > ${HEADINGS.split(',').join(', :scope > ')}`)
+    if (fieldsIn(group) > 1) return ''
+    // Its own children only: a selector with `:scope >` would still search the whole subtree.
+    const heading = Array.from(group.children).find((child) => child.localName === 'legend' || child.matches(HEADINGS))
     if (heading) return labelLike(textOf(heading, NAME_CHARS, null, false))
   }
   return ''

@@ -1,4 +1,5 @@
 import { attr, composedParent, inputType } from './dom.ts'
+import { labelsOf } from './labels.ts'
 import { collapse, shorten, textOf } from './text.ts'
 
 // Which elements are controls, their ARIA role and their accessible name (a subset of the
@@ -115,6 +116,22 @@ function joinDistinct(texts: string[]): string {
 }
 
 /**
+ * The distinct texts of a control's labels, read only until they fill the name: a page that repeats an
+ * ID gives one hidden checkbox hundreds of labels.
+ */
+function labelsText(labels: HTMLLabelElement[], budget: number, el: Element): string {
+  const texts: string[] = []
+  let length = 0
+  for (let i = 0; i < labels.length && length < budget; i++) {
+    const text = textOf(labels[i]!, budget, el, false)
+    if (!text || texts.includes(text)) continue
+    texts.push(text)
+    length += text.length + 1
+  }
+  return joinDistinct(texts)
+}
+
+/**
  * Content text with an image's alt left out where the same words are also written beside it (a
  * category tile whose picture and caption both say "Appliances"): read once, not twice.
  */
@@ -169,9 +186,9 @@ export function nameOf(el: Element, role: string, limit: number): string {
   }
   const label = attr(el, 'aria-label')
   if (label) return shorten(collapse(label), limit)
-  const labels = (el as HTMLInputElement).labels
-  if (labels && labels.length) {
-    const text = joinDistinct(Array.from(labels).map((found) => textOf(found, budget, el, false)))
+  const labels = labelsOf(el)
+  if (labels.length) {
+    const text = labelsText(labels, budget, el)
     if (text) return shorten(text, limit)
   }
   const tag = el.localName

@@ -114,10 +114,11 @@ export function walkDocument(listened: ReadonlySet<Element>): KeptWalk {
 }
 
 /**
- * The walk after `changed` (the roots of the subtrees that changed, or 'all'), from the kept one. An
- * element whose listeners came or went is a changed root of its own.
+ * The walk after `changed` (the roots of the subtrees that changed, or 'all'), from the kept one; with
+ * `removed`, nodes left the document since. An element whose listeners came or went is a changed root
+ * of its own.
  */
-export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'all', listened: ReadonlySet<Element>): KeptWalk {
+export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'all', removed: boolean, listened: ReadonlySet<Element>): KeptWalk {
   if (!kept || kept.shadowRoots.length || changed === 'all') return walkDocument(listened)
   const roots = new Set(changed)
   for (const el of listened) if (!kept.listened.has(el)) roots.add(el)
@@ -126,7 +127,7 @@ export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'al
   if (roots.size === 0) return { ...kept, walked: [] }
   const tops = topmost([...roots].filter((root) => root.isConnected))
   if (tops.some((root) => root.getRootNode() !== document)) return walkDocument(listened)
-  const found = connected(kept.found)
+  const found = removed ? connected(kept.found) : { ...kept.found, signals: new Map(kept.found.signals) }
   const walked: Found[] = []
   for (const root of tops) {
     const part: WalkState = { found: emptyFound(), listened, shadowRoots: [] }

@@ -1,5 +1,6 @@
 import { attr, composedParent } from './dom.ts'
-import { boxOf, callCache, placement, rendered, vh, vw } from './layout.ts'
+import { labelsOf } from './labels.ts'
+import { boxOf, placement, rendered, vh, vw } from './layout.ts'
 import type { Rect } from '../base/rect.ts'
 import type { Point } from './types.ts'
 
@@ -108,32 +109,6 @@ export function inViewport(el: Element): boolean {
   if (placed !== undefined && placed !== 'in') return false
   const rect = boxOf(el)
   return rect.bottom > 0 && rect.right > 0 && rect.top < vh && rect.left < vw
-}
-
-// Per document or shadow root, its `label[for]` elements by the id they name: read once per call.
-// `el.labels` costs a walk of the whole tree for each control, which on a shop with thousands of
-// filter checkboxes made one observation take most of a second.
-const labelsByFor = callCache<Node, Map<string, HTMLLabelElement[]>>()
-
-/** The labels of a control (as `el.labels`): its enclosing label and those naming its id. */
-function labelsOf(el: Element): HTMLLabelElement[] {
-  const found: HTMLLabelElement[] = []
-  const enclosing = el.closest('label')
-  if (enclosing && enclosing.control === el) found.push(enclosing)
-  if (!el.id) return found
-  const root = el.getRootNode() as Document | ShadowRoot
-  let byFor = labelsByFor.get(root)
-  if (!byFor) {
-    byFor = new Map()
-    for (const label of Array.from(root.querySelectorAll<HTMLLabelElement>('label[for]'))) {
-      const list = byFor.get(label.htmlFor) ?? []
-      list.push(label)
-      byFor.set(label.htmlFor, list)
-    }
-    labelsByFor.set(root, byFor)
-  }
-  for (const label of byFor.get(el.id) ?? []) if (label !== enclosing && label.control === el) found.push(label)
-  return found
 }
 
 /**
