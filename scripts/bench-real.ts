@@ -1,8 +1,8 @@
 // Real-page benchmark: the saved real pages of ../shared/real-pages (articles and shop pages),
 // served offline, measured from `goal()` to its first decision request with models that answer at
-// once, and Stagehand 4.4's `observe()` on the same page in the same run, page by page, so both see
-// the same machine load.
-//   npm run bench:real -- [--dir=<real-pages>] [--runs=3] [--pages=<n>] [--only=<text>] [--no-stagehand] [--json=<file>]
+// once (or a checklist text model that takes --text-ms, as a real one does), and Stagehand 4.4's
+// `observe()` on the same page in the same run, page by page, so both see the same machine load.
+//   npm run bench:real -- [--dir=<real-pages>] [--runs=3] [--pages=<n>] [--only=<text>] [--no-stagehand] [--text-ms=0] [--json=<file>]
 // Every host but 127.0.0.1 fails to resolve in both browsers (a flag of Chrome's), so a page's CDNs,
 // trackers and fonts fail at once instead of hanging. A page is loaded with a bounded wait and then
 // measured as it stands. See scripts/README.md for what each figure means and the latest figures.
@@ -28,12 +28,13 @@ const GOAL_TIMEOUT_MS = 30_000
 const REQUEST_BOUND = 40_000
 const TARGETS = { median: 12, p90: 8 }
 
-const HELP = `npm run bench:real -- [--dir=<real-pages>] [--runs=3] [--pages=<n>] [--only=<text>] [--no-stagehand] [--json=<file>]
+const HELP = `npm run bench:real -- [--dir=<real-pages>] [--runs=3] [--pages=<n>] [--only=<text>] [--no-stagehand] [--text-ms=0] [--json=<file>]
   --dir=<folder>    the saved pages: readability/<site>/source.html and products/<id>.html (default ../shared/real-pages)
   --runs=<n>        runs per page and side (default 3; the median is the page's figure)
   --pages=<n>       only the first n pages (articles and shops alternate)
   --only=<text>     only the pages whose path holds this text
   --no-stagehand    the library alone
+  --text-ms=<n>     the text model writes the checklist after n ms, as a real one takes (default 0: at once)
   --json=<file>     also write every figure as JSON`
 
 interface PageFigures {
@@ -57,13 +58,13 @@ async function listPages(root: string): Promise<string[]> {
 }
 
 /** One run of ours: a fresh context, the page loaded, then `goal()` until its first decision request. */
-async function measureOurs(browser: Browser, url: string): Promise<{ ms: number; chars: number; elements: number }> {
+async function measureOurs(browser: Browser, url: string, textMs: number): Promise<{ ms: number; chars: number; elements: number }> {
   const context = await browser.createBrowserContext()
   try {
     const page = await context.newPage()
     await page.setViewport({ width: 1280, height: 800 })
     await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS }).catch(() => undefined)
-    const models = firstRequestModels()
+    const models = firstRequestModels(textMs)
     const started = performance.now()
     const result = await agent(page).goal('Find the main content of this page and read it', {
       decisions: models.decisions,
@@ -79,13 +80,14 @@ async function measureOurs(browser: Browser, url: string): Promise<{ ms: number;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const flags = parseFlags(argv, { strings: ['dir', 'runs', 'pages', 'only', 'json'], booleans: ['help', 'stagehand'] })
+  const flags = parseFlags(argv, { strings: ['dir', 'runs', 'pages', 'only', 'json', 'text-ms'], booleans: ['help', 'stagehand'] })
   if (flags.help) {
     console.log(HELP)
     return 0
   }
   const runs = integerFlag(flags, 'runs', 3)
   const limit = integerFlag(flags, 'pages', Number.MAX_SAFE_INTEGER)
+  const textMs = integerFlag(flags, 'text-ms', 0, 0)
   const json = stringFlag(flags, 'json')
   const executablePath = findChrome()
   if (!executablePath) throw new Error(NO_CHROME_MESSAGE)
@@ -106,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
       let error: string | undefined
       for (let run = 0; run < runs; run++) {
         try {
-          ours.push(await measureOurs(browser, url))
+          ours.push(await measureOurs(browser, url, textMs))
         } catch (thrown) {
           error = thrown instanceof Error ? thrown.message : String(thrown)
         }
@@ -136,17 +138,17 @@ async function main(argv: string[]): Promise<number> {
     await browser.close()
     await server.close()
   }
-  console.log(report(figures, runs))
-  if (json) await writeFile(json, `${JSON.stringify({ runs, figures }, null, 2)}\n`)
+  console.log(report(figures, runs, textMs))
+  if (json) await writeFile(json, `${JSON.stringify({ runs, textMs, figures }, null, 2)}\n`)
   return 0
 }
 
 const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(1)} ms`)
 const times = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(1)}×`)
 
-function report(figures: PageFigures[], runs: number): string {
+function report(figures: PageFigures[], runs: number, textMs: number): string {
   const lines = [
-    `Real pages: ${figures.length}, ${runs} runs a side, medians per page.`,
+    `Real pages: ${figures.length}, ${runs} runs a side, medians per page; the checklist text model answers after ${textMs} ms.`,
     '',
     '| Page | goal() → first request | Request (chars) | Elements | Stagehand observe() | Ratio |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',

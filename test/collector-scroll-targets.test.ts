@@ -161,6 +161,7 @@ test('500 small scroll boxes: each frame reports at most the cap, the first in t
     childPoints: [],
     held: [],
     listenedKinds: [],
+    pointerEverywhere: false,
   }
   const result = await callInFrame(page.mainFrame(), 'observe', request)
   const report = JSON.parse(typeof result === 'string' ? result : result[0]) as FrameReport

@@ -1,5 +1,6 @@
 import test from 'ava'
 import { callInDom, makeDom } from './helpers/jsdom.ts'
+import { observeDom } from './fixtures/collector/jsdom-layout.ts'
 
 // The executor's page scripts, run from their source text inside jsdom as Puppeteer would run them.
 
@@ -108,6 +109,23 @@ test('waitForDomQuiet counts mutations, including inside open shadow roots, and 
   doc.getElementById('p')!.textContent = 'one'
   root.getElementById('s')!.textContent = 'two'
   t.is(await waiting, 2)
+})
+
+test('in a document already observed, waitForDomQuiet counts the quiet from the input, not from its call', async (t) => {
+  const dom = makeDom('<p id="p"></p><button>Go</button>')
+  const doc = dom.window.document
+  const later = (ms: number) => new Promise((resolve) => dom.window.setTimeout(resolve, ms))
+  observeDom(dom)
+  // The input's own change, 200 ms before the wait starts; the input itself was 250 ms before it.
+  doc.getElementById('p')!.textContent = 'clicked'
+  await later(200)
+  const waiting = callInDom(dom, 'waitForDomQuiet', 300, 5_000, 250)
+  // Past the quiet counted from the input (100 ms from now), but well within one counted from the call.
+  const changing = later(150).then(() => {
+    doc.getElementById('p')!.textContent = 'later'
+  })
+  t.is(await waiting, 0)
+  await changing
 })
 
 test('waitForDomQuiet gives up at its bound on a page that never stops changing', async (t) => {

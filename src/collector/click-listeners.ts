@@ -16,6 +16,13 @@ const HOVER_EVENTS = new Set(['mouseenter', 'mouseover', 'pointerenter', 'pointe
 /** The events of a place something dragged can be dropped on. */
 const DROP_EVENTS = new Set(['drop', 'dragover', 'dragenter'])
 /**
+ * The events the pointer's arrival sends: where any listens on the way to a control, the pointer is
+ * moved onto it, and the page given its frame to react, before the press.
+ */
+const POINTER_EVENTS = new Set([
+  'pointermove', 'mousemove', 'pointerover', 'mouseover', 'pointerenter', 'mouseenter', 'pointerout', 'mouseout', 'pointerleave', 'mouseleave',
+])
+/**
  * A node listening for this many event types is a framework's root (React listens for every event on
  * its container), not a control: its own handlers dispatch to the elements inside it.
  */
@@ -28,7 +35,11 @@ const LOOKUPS_PER_OBSERVATION = 300
 
 export interface ListenerCache {
   /** The frame's document as a remote object of its main world, held by CDP only (what the listener call reads from). */
-  document?: Promise<string>
+  document?: Promise<{ objectId: string; backendNodeId: number }>
+  /** Its window, the same way: listeners on it are not the document's. */
+  window?: Promise<string>
+  /** The document or the window listens to the pointer's moves, as of the last lookup. */
+  pointerEverywhere: boolean
   /** Handle by backend node ID; null for a node that is not an element of this frame. */
   nodes: Map<number, ElementHandle<Element> | null>
 }
@@ -49,8 +60,11 @@ export function releaseListeners(frame: Frame, cache: ListenerCache): void {
   for (const handle of cache.nodes.values()) void handle?.dispose().catch(() => {})
   cache.nodes.clear()
   const document = cache.document
+  const window = cache.window
   cache.document = undefined
-  void document?.then((objectId) => frameSession(frame).send('Runtime.releaseObject', { objectId })).catch(() => {})
+  cache.window = undefined
+  void document?.then(({ objectId }) => frameSession(frame).send('Runtime.releaseObject', { objectId })).catch(() => {})
+  void window?.then((objectId) => frameSession(frame).send('Runtime.releaseObject', { objectId })).catch(() => {})
 }
 
 /**
@@ -58,35 +72,60 @@ export function releaseListeners(frame: Frame, cache: ListenerCache): void {
  * there). Read from an object of the isolated world instead, the same call with `pierce` crashed the
  * renderer within a few observations (Chrome 156).
  */
-async function mainWorldDocument(frame: Frame): Promise<string> {
+async function mainWorldDocument(frame: Frame): Promise<{ objectId: string; backendNodeId: number }> {
   const session = frameSession(frame)
   const isolated = await isolatedWorld(frame).evaluateHandle(() => document)
   try {
     const { node } = await session.send('DOM.describeNode', { objectId: isolated.remoteObject().objectId! })
     const { object } = await session.send('DOM.resolveNode', { backendNodeId: node.backendNodeId })
     if (!object.objectId) throw new Error(`The document of frame ${frame.url()} did not resolve to an object.`)
-    return object.objectId
+    return { objectId: object.objectId, backendNodeId: node.backendNodeId }
   } finally {
     void isolated.dispose().catch(() => {})
   }
 }
 
-async function readListeners(frame: Frame, cache: ListenerCache): Promise<Listener[]> {
-  cache.document ??= mainWorldDocument(frame)
-  const objectId = await cache.document
-  // `pierce` reaches into open shadow roots (and child frames, whose nodes do not resolve here).
-  const { listeners } = await frameSession(frame).send('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true })
-  return listeners
+/**
+ * The window of the frame's main world. `window` is an unforgeable property of the global object, so
+ * evaluating the name runs nothing of the page's.
+ */
+async function mainWorldWindow(frame: Frame): Promise<string> {
+  const handle = await frame.evaluateHandle('window')
+  const objectId = handle.remoteObject().objectId
+  if (!objectId) throw new Error(`The window of frame ${frame.url()} did not resolve to an object.`)
+  return objectId
 }
 
-/** What a node's listener types make it: `c` clickable, `d` draggable, `h` hoverable, `o` a drop target; '' for none. */
+async function readListeners(frame: Frame, cache: ListenerCache): Promise<{ listeners: Listener[]; documentNode: number; windowTypes: string[] }> {
+  cache.document ??= mainWorldDocument(frame)
+  cache.window ??= mainWorldWindow(frame)
+  const [{ objectId, backendNodeId }, windowId] = await Promise.all([cache.document, cache.window])
+  const session = frameSession(frame)
+  // `pierce` reaches into open shadow roots (and child frames, whose nodes do not resolve here).
+  const [{ listeners }, onWindow] = await Promise.all([
+    session.send('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true }),
+    session.send('DOMDebugger.getEventListeners', { objectId: windowId, depth: 0 }),
+  ])
+  return { listeners, documentNode: backendNodeId, windowTypes: onWindow.listeners.map((listener) => listener.type) }
+}
+
+const listensToPointer = (types: Iterable<string>) => [...types].some((type) => POINTER_EVENTS.has(type))
+
+/**
+ * What a node's listener types make it: `c` clickable, `d` draggable, `h` hoverable, `o` a drop target,
+ * `m` one that follows the pointer's moves; '' for none.
+ */
 function kindsOf(types: ReadonlySet<string>): string {
   const has = (events: ReadonlySet<string>) => [...types].some((type) => events.has(type))
   const click = types.has('click') || types.has('dblclick') || types.has('auxclick')
-  return `${has(CLICK_EVENTS) ? 'c' : ''}${(has(PRESS_EVENTS) && !click) || types.has('dragstart') ? 'd' : ''}${has(HOVER_EVENTS) ? 'h' : ''}${has(DROP_EVENTS) ? 'o' : ''}`
+  const pointer = listensToPointer(types) ? 'm' : ''
+  return `${has(CLICK_EVENTS) ? 'c' : ''}${(has(PRESS_EVENTS) && !click) || types.has('dragstart') ? 'd' : ''}${has(HOVER_EVENTS) ? 'h' : ''}${has(DROP_EVENTS) ? 'o' : ''}${pointer}`
 }
 
-/** The backend IDs of the nodes with an input listener and what for, framework roots left out. */
+/**
+ * The backend IDs of the nodes with an input listener and what for. A framework's root is no control,
+ * but its handlers follow the pointer over everything inside it.
+ */
 function listenedIds(listeners: Listener[]): Map<number, string> {
   const types = new Map<number, Set<string>>()
   for (const { type, backendNodeId } of listeners) {
@@ -97,7 +136,10 @@ function listenedIds(listeners: Listener[]): Map<number, string> {
   }
   const ids = new Map<number, string>()
   for (const [id, set] of types) {
-    if (set.size >= ROOT_EVENT_TYPES) continue
+    if (set.size >= ROOT_EVENT_TYPES) {
+      if (listensToPointer(set)) ids.set(id, 'm')
+      continue
+    }
     const kinds = kindsOf(set)
     if (kinds) ids.set(id, kinds)
   }
@@ -126,18 +168,23 @@ export async function listenedElements(frame: Frame, cache: ListenerCache, fresh
 
 async function lookUp(frame: Frame, cache: ListenerCache, fresh: boolean): Promise<ListenedElement[]> {
   if (fresh) releaseListeners(frame, cache)
-  let found: Map<number, string>
+  let read: Awaited<ReturnType<typeof readListeners>>
   try {
-    found = listenedIds(await readListeners(frame, cache))
+    read = await readListeners(frame, cache)
   } catch {
     // The document object went with its document: read once more from the new one.
     releaseListeners(frame, cache)
     try {
-      found = listenedIds(await readListeners(frame, cache))
+      read = await readListeners(frame, cache)
     } catch {
+      cache.pointerEverywhere = true
       return []
     }
   }
+  const found = listenedIds(read.listeners)
+  // The document is no element to hand over: its listeners count for every control, as the window's do.
+  cache.pointerEverywhere = found.get(read.documentNode)?.includes('m') === true || listensToPointer(read.windowTypes)
+  found.delete(read.documentNode)
   const ids = [...found.keys()]
   for (const [id, handle] of cache.nodes) {
     if (found.has(id)) continue

@@ -40,6 +40,8 @@ export interface ObservedElement {
   operations: ElementOperation[]
   /** It holds keyboard focus: PRESS on `page` reaches it. */
   focused?: true
+  /** A listener on it, on the way to it, or on its document or window follows the pointer: a click moves the pointer there first. */
+  pointerFollowed?: true
   /** For select elements and listboxes. */
   options?: SelectOption[]
   /** The form this control belongs to and the current values of its other fields. */

@@ -162,7 +162,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       handles.push(owner)
     }
     let listeners = memory.listeners.get(run.frame)
-    if (!listeners) memory.listeners.set(run.frame, (listeners = { nodes: new Map() }))
+    if (!listeners) memory.listeners.set(run.frame, (listeners = { nodes: new Map(), pointerEverywhere: true }))
     const cache = listeners
     const request: Observe = {
       docToken: documentToken(),
@@ -176,6 +176,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),
       held: [...held.keys()],
       listenedKinds: [],
+      pointerEverywhere: true,
     }
     // A child frame's listeners get a share of its time: on a busy renderer, a frame observed without
     // them is better than one left out. The lookup goes on, and the next observation has its answer.
@@ -183,6 +184,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
     const evaluation = (async () => {
       const listened = await listenedElements(run.frame, cache, fresh, run.parent ? LIMITS.frameListenersMs : undefined)
       request.listenedKinds = listened.map((element) => element.kinds)
+      request.pointerEverywhere = cache.pointerEverywhere
       // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
       await evaluateFrame(run, request, [...handles, ...listened.map((element) => element.handle)], held)
     })()

@@ -58,7 +58,7 @@ function targetOf(decision: Decision): string {
  * (a page that moves it elsewhere would take the next key or text).
  */
 async function click(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
-  const clicked = await clickTarget(input.page, handle)
+  const clicked = await clickTarget(input.page, handle, input.element && !input.element.pointerFollowed ? 'press' : 'move')
   if (!clicked.done || !input.element?.operations.includes('type')) return clicked
   const focus = await callInFrame(handle.frame, 'focusHolder', handle).catch(unlessDocumentGone(null))
   // The click navigated the document away: its focus went with it, which is the click's right.

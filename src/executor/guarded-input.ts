@@ -2,6 +2,7 @@ import type { ElementHandle, JSHandle, KeyInput, Page } from 'puppeteer-core'
 import type { PressKey } from '../operations.ts'
 import { browserHitTest, type HitResult } from './browser-hit-test.ts'
 import { isDocumentGone } from '../base/gone.ts'
+import { frameSession } from '../browser/isolated-world.ts'
 import { callHandleInFrame } from '../browser/page-script.ts'
 import type { InputWatch, WatchReport } from '../page/watch-input.ts'
 
@@ -115,30 +116,56 @@ async function hitVerdict(page: Page, handle: ElementHandle<Element>, watch: JSH
 }
 
 /**
- * Moves the pointer to `point` and presses there once the browser has confirmed the target is under
+ * How the pointer comes to the target before a press. `move`: moved there first, which the browser
+ * delivers with the next frame (about 8 ms, up to 16), so that the page's pointer listeners have run
+ * before the hit test. `press`: pressed there directly, where the collector saw nothing on the way to
+ * the target (nor the document, nor the window) listen to the pointer's moves, so that arriving runs
+ * nothing; the hit test then reads the page as the press will find it, and the watch still stops a
+ * press that a hover style sent elsewhere.
+ */
+export type Approach = 'move' | 'press'
+
+/** A press or release of the left button at a point, sent as it is: the pointer arrives with it. */
+async function button(page: Page, type: 'mousePressed' | 'mouseReleased', point: Point): Promise<void> {
+  await frameSession(page.mainFrame()).send('Input.dispatchMouseEvent', { type, x: point.x, y: point.y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 })
+}
+
+/**
+ * Brings the pointer to the point and presses there once the browser has confirmed the target is under
  * it; the events of `types` must reach the target. `held` runs between the press and the release (a drag's moves).
  */
-async function pressAt(page: Page, handle: ElementHandle<Element>, point: Point, types: string[], held?: () => Promise<void>): Promise<InputResult> {
+async function pressAt(
+  page: Page,
+  handle: ElementHandle<Element>,
+  pointing: Point | Promise<Point | InputResult>,
+  types: string[],
+  held?: () => Promise<void>,
+  approach: Approach = 'move',
+): Promise<InputResult> {
+  // The point is found while the watch is armed: neither needs the other.
   return watched(handle, types, async (watch) => {
-    await page.mouse.move(point.x, point.y)
+    const point = await pointing
+    if ('done' in point) return point
+    if (approach === 'move') await page.mouse.move(point.x, point.y)
     const missed = await hitVerdict(page, handle, watch, point)
     if (missed) return missed
-    await page.mouse.down()
-    const press = await read(watch)
-    const pressVerdict = verdict(press, PRESS_EVENTS.click, 'click')
+    await (approach === 'move' ? page.mouse.down() : button(page, 'mousePressed', point))
+    // A drag's moves only follow a press that reached the target; a click's release is judged with its press.
+    const pressVerdict = held ? verdict(await read(watch), PRESS_EVENTS.click, 'click') : undefined
     // Released in any case, so the button is not left down; the watch stops a misdirected release.
-    if (pressVerdict.done && held) await held()
-    await page.mouse.up()
-    if (!pressVerdict.done) return pressVerdict
+    if (pressVerdict?.done && held) await held()
+    await (approach === 'move' ? page.mouse.up() : button(page, 'mouseReleased', point))
+    if (pressVerdict && !pressVerdict.done) return pressVerdict
     return verdict(await read(watch), PRESS_EVENTS.click, 'click')
   })
 }
 
-/** Clicks the centre of the target's visible box, after the browser has confirmed the target is there. */
-export async function clickTarget(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
-  const point = await pointOf(handle, 'click')
-  if ('done' in point) return point
-  return pressAt(page, handle, point, CLICK_EVENTS)
+/**
+ * Clicks the centre of the target's visible box, after the browser has confirmed the target is there.
+ * A click with a key held (a multiple listbox's Ctrl-click) moves the pointer, which sends the keys along.
+ */
+export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move'): Promise<InputResult> {
+  return pressAt(page, handle, pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach)
 }
 
 /**

@@ -28,8 +28,9 @@ export async function perform(input: ActionInput, race: Race): Promise<Performed
     const outcome = await race(
       (async () => {
         const outcome = await act(input)
+        const inputAt = performance.now()
         const { quietMs } = specOf(input.decision.operation)
-        if (outcome.acted && !waiting) await settle(input.page, activity, outcome.frames, quietMs ? { ...SETTLE_BOUNDS, quietMs } : SETTLE_BOUNDS)
+        if (outcome.acted && !waiting) await settle(input.page, activity, outcome.frames, quietMs ? { ...SETTLE_BOUNDS, quietMs } : SETTLE_BOUNDS, inputAt)
         return outcome
       })(),
     )

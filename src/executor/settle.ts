@@ -37,10 +37,11 @@ export const SETTLE_BOUNDS: SettleBounds = {
  * it caused has loaded its new document, and the requests it started have finished. Each wait is
  * bounded; nothing here fails the run.
  */
-export async function settle(page: Page, activity: PageActivity, frames: Frame[], bounds: SettleBounds = SETTLE_BOUNDS): Promise<void> {
+export async function settle(page: Page, activity: PageActivity, frames: Frame[], bounds: SettleBounds = SETTLE_BOUNDS, inputAt = performance.now()): Promise<void> {
   const deadline = Date.now() + bounds.totalMs
   const left = (cap: number) => Math.max(0, Math.min(cap, deadline - Date.now()))
-  await domQuiet(unique([page.mainFrame(), ...frames]), bounds, left(bounds.domMaxMs))
+  // The first quiet is counted from the input (performance.now() when it was sent), not from here.
+  await domQuiet(unique([page.mainFrame(), ...frames]), bounds, left(bounds.domMaxMs), inputAt)
   let networkUntil = Date.now() + bounds.networkMs
   while (Date.now() < deadline) {
     if (activity.navigating) {
@@ -59,9 +60,10 @@ export async function settle(page: Page, activity: PageActivity, frames: Frame[]
   }
 }
 
-async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number): Promise<void> {
+async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number, since = performance.now()): Promise<void> {
   if (maxMs <= 0) return
-  const waits = frames.map((frame) => callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs).catch((error: unknown) => quietWaitFailed(frame, error)))
+  const sinceMs = Math.max(0, performance.now() - since)
+  const waits = frames.map((frame) => callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs).catch((error: unknown) => quietWaitFailed(frame, error)))
   await finishedWithin(Promise.all(waits), maxMs + DOM_QUIET_SLACK_MS)
 }
 

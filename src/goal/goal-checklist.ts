@@ -66,6 +66,11 @@ export async function startChecklist(input: {
   return tracked(written.items, 'model')
 }
 
+/** No checklist, and why: the run ended before the one asked for was written. */
+export function unwritten(note: string): GoalChecklist {
+  return tracked(null, 'none', clip(note, NOTE_LIMIT))
+}
+
 function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'], note?: string): GoalChecklist {
   const tracker = items ? new ChecklistTracker(items) : null
   return {

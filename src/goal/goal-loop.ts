@@ -16,12 +16,12 @@ import { scrubberOf, type Scrub } from '../secrets/scrub.ts'
 import { actStep, type ActContext } from './act-step.ts'
 import { approved } from './approval.ts'
 import { confidenceShortfall } from './confidence.ts'
-import type { GoalChecklist } from './goal-checklist.ts'
 import { failedWith, loopOutcome, type LoopOutcome } from './loop-outcome.ts'
 import { ModelRequests, type ModelParts } from './model-requests.ts'
 import type { Observe } from './observe-settled.ts'
 import { ObservedPage } from './observed-page.ts'
 import { pageBlock } from './page-blockers.ts'
+import { PendingChecklist } from './pending-checklist.ts'
 import { NO_CHANGE_LIMIT, NoChangeGuard, pageChanged, STALE_LIMIT, StaleGuard } from './progress-guards.ts'
 import { RunListeners } from './run-listeners.ts'
 import { scrubbedEvents } from './scrubbed-events.ts'
@@ -71,8 +71,8 @@ class GoalRun {
   /** The model's decisions, with the replay cache in front of it once it is opened. */
   #source: ReplayedDecisions
   #events: PageEvents | undefined
-  /** Written (or taken from the caller) just before the first decision; absent until then. */
-  #checklist: GoalChecklist | undefined
+  /** Asked for with the first decision (or taken from the caller); absent until then. */
+  #checklist: PendingChecklist | undefined
   /** A DONE was already refused for open checklist items: the next one with items open ends the run. */
   #doneRefused = false
   #steps = 0
@@ -136,8 +136,8 @@ class GoalRun {
   async #step(): Promise<boolean> {
     this.#closeStep()
     const snapshot = this.#view.snapshot!
-    const { step, checklist } = await this.#decide(snapshot.observation)
-    if (step.decision.operation === 'DONE') return this.#done(step, checklist)
+    const step = await this.#decide(snapshot.observation)
+    if (step.decision.operation === 'DONE') return this.#done(step)
     this.#review(step)
     const text = await this.#valueFor(step, snapshot)
     if (text === false) return false
@@ -148,24 +148,29 @@ class GoalRun {
   }
 
   /** Decide: the page's blockers and the decision budget, then a decision from the source and its confidence. */
-  async #decide(observation: Observation): Promise<{ step: Step; checklist: GoalChecklist }> {
+  async #decide(observation: Observation): Promise<Step> {
     const settings = this.#settings
     const block = pageBlock(observation, { canLogIn: settings.secrets.length > 0 })
     if (block) this.#stop(block.reason, block.message)
     if (this.#decisions >= settings.maxDecisions) this.#stop('step_budget', `Used all ${settings.maxDecisions} decision requests (maxDecisions) before the goal was met.`)
     this.#run.signal.throwIfAborted()
-    // Written on the first decision's turn (a page that stops the run at once costs no request), then
-    // brought up to date with each observation.
-    const checklist = (this.#checklist ??= await this.#models.checklist(observation, this.#source.checklist))
-    checklist.update(observation, this.#trace)
+    if (!this.#checklist) {
+      // Asked for with the first decision, not before it (a page that stops the run at once costs no
+      // request), and not waited for; the run's end cancels it.
+      const first = observation
+      this.#checklist = new PendingChecklist((signal) => this.#models.checklist(first, this.#source.checklist, signal), this.#run.signal)
+      await this.#checklist.soon()
+    }
+    // Up to date with each observation once it is back; a request that comes before it goes without it.
+    const checklist = this.#checklist.update(observation, this.#trace)
     const sourced = await this.#source.decide({
       observation,
-      verified: () => checklist.verified(),
+      verified: () => checklist?.verified() === true,
       input: () => this.#models.decisionInput({
         observation,
         recent: this.#history.recent(),
         exclude: this.#noChange.exclusions(observation),
-        checklist: checklist.lines(),
+        checklist: checklist?.lines() ?? [],
         screenshot: settings.vision ? this.#view.screenshot() : undefined,
       }),
     })
@@ -175,7 +180,7 @@ class GoalRun {
     this.#open = step
     const shortfall = confidenceShortfall(step.decision, settings.minConfidence, step.named)
     if (shortfall) this.#stop('low_confidence', shortfall)
-    return { step, checklist }
+    return step
   }
 
   /** Guard: an action is carried out only within the budget, on a target this observation has. */
@@ -258,9 +263,11 @@ class GoalRun {
 
   /**
    * Check done: DONE ends the run once every checkable item is verified. With items open, the first
-   * DONE is refused and the model told which; a second one ends the run with unverified_done.
+   * DONE is refused and the model told which; a second one ends the run with unverified_done. A DONE
+   * that comes before the checklist waits for it: verifying needs it.
    */
-  #done(step: Step, checklist: GoalChecklist): boolean {
+  async #done(step: Step): Promise<boolean> {
+    const checklist = await this.#models.waitFor(this.#checklist!.settled(this.#trace))
     const open = checklist.open()
     if (open.length === 0) return true
     const listed = open.map((item, index) => `${index + 1}. ${item}`).join('; ')
@@ -288,7 +295,7 @@ class GoalRun {
   /** The outcome, told to the listeners (the replay stores the run's path when it earned it). */
   async #finish(status: LoopOutcome['status'], error?: unknown): Promise<LoopOutcome> {
     this.#closeStep()
-    const kept = { steps: this.#steps, decisions: this.#decisions, trace: this.#trace, checklist: this.#checklist, observation: this.#view.snapshot?.observation, consent: this.#consent }
+    const kept = { steps: this.#steps, decisions: this.#decisions, trace: this.#trace, checklist: this.#checklist?.end(this.#trace), observation: this.#view.snapshot?.observation, consent: this.#consent }
     const failed = error === undefined ? undefined : failedWith(error, this.#scrub, { phase: this.#models.phase, callerAborted: this.#callerSignal?.aborted === true })
     const outcome = loopOutcome(status, kept, failed)
     const cache = this.#source.status(outcome)

@@ -47,21 +47,25 @@ export class ModelRequests {
   }
 
   decide(input: DecideStepInput): Promise<Decision> {
-    return this.#wait(this.#parts.decideStep(input))
+    return this.waitFor(this.#parts.decideStep(input))
   }
 
   /** TYPE_TEXT's value for `target`. */
   write(observation: Observation, target: ObservedElement, recent: RecentAction[]): Promise<WrittenText> {
     this.#run.signal.throwIfAborted()
-    return this.#wait(this.#parts.writeText({ goal: this.#goal, observation, target, recent, settings: this.#settings, ledger: this.#ledger }))
+    return this.waitFor(this.#parts.writeText({ goal: this.#goal, observation, target, recent, settings: this.#settings, ledger: this.#ledger }))
   }
 
-  /** The goal's checklist: the caller's, the stored one, or one the text model writes. */
-  checklist(observation: Observation, stored: ChecklistItem[] | undefined): Promise<GoalChecklist> {
-    return this.#wait(this.#parts.startChecklist({ goal: this.#goal, observation, settings: this.#settings, ledger: this.#ledger, stored }))
+  /**
+   * The goal's checklist: the caller's, the stored one, or one the text model writes. Not raced with
+   * the run: it is written beside the run's own steps, and `signal` (which ends with the run) cancels it.
+   */
+  checklist(observation: Observation, stored: ChecklistItem[] | undefined, signal: AbortSignal): Promise<GoalChecklist> {
+    return this.#parts.startChecklist({ goal: this.#goal, observation, settings: { ...this.#settings, signal }, ledger: this.#ledger, stored })
   }
 
-  async #wait<T>(request: Promise<T>): Promise<T> {
+  /** Waits for a model's answer, raced with the run, as the `model` phase. */
+  async waitFor<T>(request: Promise<T>): Promise<T> {
     this.#phase = 'model'
     const answer = await this.#run.race(request)
     this.#phase = 'page'

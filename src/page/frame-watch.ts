@@ -27,6 +27,9 @@ export interface FrameWatch {
   mutations: MutationObserver
   /** Open shadow roots the mutation observer watches too: it does not see into them from the document. */
   shadowRoots: WeakSet<ShadowRoot>
+  /** When the last mutation was seen (performance.now()), and how many were, for the wait for DOM quiet. */
+  mutatedAt: number
+  mutationCount: number
   /** Bumped by every change seen; a drawn frame catches up with it. */
   changes: number
   drawnAt: number
@@ -98,10 +101,17 @@ function changedRoot(watch: FrameWatch, record: MutationRecord): void {
   if (watch.changed.size > MAX_CHANGED) watch.changed = 'all'
 }
 
+function noteMutations(watch: FrameWatch, records: MutationRecord[]): void {
+  if (!records.length) return
+  for (const record of records) changedRoot(watch, record)
+  watch.mutatedAt = performance.now()
+  watch.mutationCount += records.length
+  askFrame(watch)
+}
+
 function startWatch(): FrameWatch {
   const mutations = new MutationObserver((records) => {
-    for (const record of records) changedRoot(watch, record)
-    askFrame(watch)
+    noteMutations(watch, records)
   })
   const watch: FrameWatch = {
     walk: undefined,
@@ -111,6 +121,8 @@ function startWatch(): FrameWatch {
     followed: new WeakSet(),
     followedCount: 0,
     viewport: typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => place(watch, entries), { root: document }) : undefined,
+    mutatedAt: -Infinity,
+    mutationCount: 0,
     changes: 1,
     drawnAt: 0,
     drawn: '',
@@ -137,9 +149,7 @@ export function frameWatch(): FrameWatch {
 
 /** The kept walk and what changed since, handing the watch over to the walk about to be made. */
 export function takeChanges(watch: FrameWatch): { kept: KeptWalk | undefined; changed: Element[] | 'all'; removed: boolean } {
-  const pending = watch.mutations.takeRecords()
-  for (const record of pending) changedRoot(watch, record)
-  if (pending.length) askFrame(watch)
+  noteMutations(watch, watch.mutations.takeRecords())
   const changed = watch.changed === 'all' ? 'all' : [...watch.changed]
   const removed = watch.removed
   watch.changed = new Set()
@@ -160,8 +170,19 @@ export function trustedPlacements(watch: FrameWatch): WeakMap<Element, Placement
 
 /** Whether no change was seen since the watch counted `changes`. */
 export function nothingChangedSince(watch: FrameWatch, changes: number): boolean {
-  if (watch.mutations.takeRecords().length) askFrame(watch)
+  noteMutations(watch, watch.mutations.takeRecords())
   return watch.changes === changes
+}
+
+/**
+ * When the document last mutated and how many mutations it has seen, once it has been observed (its
+ * watch sees into its shadow roots too); undefined before.
+ */
+export function mutationsSeen(): { at: number; count: number } | undefined {
+  const watch = (document as unknown as Record<symbol, FrameWatch | undefined>)[KEY]
+  if (!watch) return undefined
+  noteMutations(watch, watch.mutations.takeRecords())
+  return { at: watch.mutatedAt, count: watch.mutationCount }
 }
 
 /**

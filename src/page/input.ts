@@ -1,4 +1,5 @@
 import { listOptions } from './dom.ts'
+import { mutationsSeen } from './frame-watch.ts'
 import { collapse } from './text.ts'
 
 // What the executor does inside the page: say what holds focus, type over a focused field, plan and request a form's
@@ -144,8 +145,13 @@ export function scrollByPage(element: Element | null, direction: number): Promis
 /**
  * Resolves once no DOM mutation has happened for `quietMs` (or after `maxMs`), with the number of
  * mutations seen. Open shadow roots are watched too, since a document observer does not see into them.
+ * `sinceInputMs` is how long ago the input that is being settled happened: in a document already
+ * observed, its watch has seen every mutation since, so the quiet is counted from the input, not from
+ * this call.
  */
-export function waitForDomQuiet(quietMs: number, maxMs: number): Promise<number> {
+export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0): Promise<number> {
+  const seen = mutationsSeen()
+  if (seen) return quietFromWatch(quietMs, maxMs, sinceInputMs, seen.count)
   return new Promise((resolve) => {
     const start = performance.now()
     let last = start
@@ -177,6 +183,24 @@ export function waitForDomQuiet(quietMs: number, maxMs: number): Promise<number>
       setTimeout(check, Math.max(1, quietMs - (now - last)))
     }
     setTimeout(check, quietMs)
+  })
+}
+
+function quietFromWatch(quietMs: number, maxMs: number, sinceInputMs: number, countBefore: number): Promise<number> {
+  const start = performance.now()
+  const input = start - sinceInputMs
+  return new Promise((resolve) => {
+    const check = () => {
+      const seen = mutationsSeen()
+      const now = performance.now()
+      const last = Math.max(input, seen?.at ?? input)
+      if (!seen || now - last >= quietMs || now - start >= maxMs) {
+        resolve(seen ? seen.count - countBefore : 0)
+        return
+      }
+      setTimeout(check, Math.max(1, quietMs - (now - last)))
+    }
+    check()
   })
 }
 

@@ -1,5 +1,5 @@
 import { canvasSurface, captchaField, captchaPhrase, captchaWidget } from './blockers.ts'
-import { attr, inputType } from './dom.ts'
+import { attr, composedParent, inputType } from './dom.ts'
 import { focusedElement, type InputSignals } from './capabilities.ts'
 import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
@@ -19,6 +19,13 @@ import { controlsOfPlacedLabels, disabled, inViewport, labelledVisibility, mayBe
 
 // One frame's observation: the controls a person could use now, the viewport's text, blockers,
 // scroll containers, and what this frame shows of its child frames (`owners`, their iframes).
+
+/** Whether a listener on the node or on its way up (through shadow hosts) follows the pointer. */
+function followsPointer(node: Element, pointer: ReadonlySet<Element>): boolean {
+  if (!pointer.size) return false
+  for (let at: Node | null = node; at; at = composedParent(at)) if (pointer.has(at as Element)) return true
+  return false
+}
 
 /** Containers whose children are items a person picks up one by one (a sortable list, a board's column). */
 const LISTS = new Set(['ul', 'ol', 'tbody', 'div', 'section'])
@@ -102,8 +109,9 @@ function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
  * A press listener with no click on a list of alike items (a sortable list's) stands for its items:
  * each is what a person picks up.
  */
-function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened: Set<Element>; signals: InputSignals } {
+function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened: Set<Element>; signals: InputSignals; pointer: Set<Element> } {
   const listened = new Set<Element>()
+  const pointer = new Set<Element>()
   const click = new Set<Element>()
   const hover = new Set<Element>()
   const drag = new Set<Element>()
@@ -114,11 +122,12 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
     if (kind.includes('h')) hover.add(node)
     if (kind.includes('o')) drop.add(node)
     if (kind.includes('d')) drag.add(node)
+    if (kind.includes('m')) pointer.add(node)
     const items = kind.includes('d') && LISTS.has(node.localName) ? itemsOf(node) : [node]
     if (items[0] !== node) for (const item of items) listened.add(item)
     else if (kind.includes('c') || kind.includes('d') || kind.includes('o')) listened.add(node)
   })
-  return { listened, signals: { click, hover, drag, drop } }
+  return { listened, signals: { click, hover, drag, drop }, pointer }
 }
 
 /**
@@ -130,7 +139,7 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
 export function observe(request: ObserveRequest, ...nodes: Element[]): string | [string, ...Element[]] {
   const reg = registry(request.docToken)!
   const owners = nodes.slice(0, request.childPoints.length)
-  const { listened, signals: inputSignals } = listenersByKind(nodes.slice(request.childPoints.length), request.listenedKinds)
+  const { listened, signals: inputSignals, pointer } = listenersByKind(nodes.slice(request.childPoints.length), request.listenedKinds)
   const watch = frameWatch()
   const reused = reusedReport(watch, request, nodes)
   if (reused) return sendReport(reused, request.held)
@@ -176,6 +185,7 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
     const { parts, ...description } = describe(node, request, inputSignals)
     const element: RawElement = { nodeId: nodeIdOf(reg, node), ...description, rect: round(seen.rect), at: seen.at, fingerprint: fingerprintOf(parts) }
     if (focused && (focused === node || focused === subjectOf(node))) element.focused = true
+    if (request.pointerEverywhere || followsPointer(node, pointer)) element.pointerFollowed = true
     elements.push(element)
     elementNodes.push(node)
   }

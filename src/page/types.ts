@@ -24,9 +24,12 @@ export interface ObserveRequest {
   maxScrollers: number
   /**
    * Per element Node saw a listener on (the extra arguments after the iframes), what for: letters
-   * of `c` click or press, `h` hover, `d` drag (a press with no click, or dragstart), `o` drop.
+   * of `c` click or press, `h` hover, `d` drag (a press with no click, or dragstart), `o` drop, `m`
+   * the pointer's moves (over, out, enter, leave, move).
    */
   listenedKinds: string[]
+  /** The document or the window listens to the pointer's moves: every control is reached by moving the pointer first. */
+  pointerEverywhere: boolean
 }
 
 export interface CheckRequest {
@@ -65,6 +68,8 @@ export interface RawElement {
   operations: ElementCapability[]
   /** It holds keyboard focus now. */
   focused?: true
+  /** A listener on it or on the way to it follows the pointer: the click moves the pointer there first. */
+  pointerFollowed?: true
   options?: Array<{ label: string; value: string; selected: boolean }>
   form?: { name: string; fields: Record<string, string> }
   nearby?: string

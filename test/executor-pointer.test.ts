@@ -1,0 +1,71 @@
+import test from 'ava'
+import type { Page } from 'puppeteer-core'
+import { checkFreshness } from '../src/collector/check-freshness.ts'
+import { observe } from '../src/collector/observe.ts'
+import type { Snapshot } from '../src/collector/observation.ts'
+import { act } from '../src/executor/act.ts'
+import { useChrome } from './helpers/chrome.ts'
+
+// How a click brings the pointer to its target, in real Chrome: moved there first (the browser sends
+// a move with its next frame) where a listener on the way, on the document or on the window follows
+// the pointer; pressed there directly where nothing does. The browser's hit test comes before the press
+// either way.
+
+const chrome = useChrome(test)
+
+const PAGE = `<!doctype html><html><body style="font:14px sans-serif">
+<button id="plain" onclick="this.dataset.clicks = (Number(this.dataset.clicks || 0) + 1)">Plain</button>
+<div id="menu"><button id="hovered">Hovered</button></div>
+<script>
+  // Hovering the menu lays a cover over its button, as a menu that opens over the page does.
+  document.getElementById('menu').addEventListener('mouseenter', () => {
+    const cover = document.createElement('div')
+    cover.style.cssText = 'position:fixed;inset:0;background:#fff'
+    document.body.append(cover)
+  })
+</script></body></html>`
+
+async function opened(t: { teardown(fn: () => unknown): void }, html: string): Promise<{ page: Page; snapshot: Snapshot; moves: () => number }> {
+  const page = await chrome.page(t)
+  await page.setContent(html)
+  const snapshot = await observe(page)
+  t.teardown(() => snapshot.dispose())
+  let moves = 0
+  const move = page.mouse.move.bind(page.mouse)
+  page.mouse.move = async (...args) => {
+    moves += 1
+    return move(...args)
+  }
+  return { page, snapshot, moves: () => moves }
+}
+
+function click(page: Page, snapshot: Snapshot, name: string) {
+  const element = snapshot.observation.elements.find((candidate) => candidate.name === name)!
+  return act({ page, snapshot, decision: { operation: 'CLICK', target: element.id, decisionMs: 0 }, element, waitMs: 0, checkFreshness })
+}
+
+test('the collector says which controls a listener on the way follows the pointer of', async (t) => {
+  const { snapshot } = await opened(t, PAGE)
+  const followed = Object.fromEntries(snapshot.observation.elements.map((element) => [element.name, element.pointerFollowed === true]))
+  t.deepEqual(followed, { Plain: false, Hovered: true })
+  const page = await chrome.page(t)
+  await page.setContent('<button>One</button><button>Two</button><script>window.addEventListener("pointermove", () => {})</script>')
+  const everywhere = await observe(page)
+  t.teardown(() => everywhere.dispose())
+  t.deepEqual(everywhere.observation.elements.map((element) => element.pointerFollowed), [true, true])
+})
+
+test('a control nothing follows the pointer on is pressed where it is, with no move first', async (t) => {
+  const { page, snapshot, moves } = await opened(t, PAGE)
+  t.like(await click(page, snapshot, 'Plain'), { acted: true })
+  t.is(await page.$eval('#plain', (button) => (button as HTMLElement).dataset.clicks), '1')
+  t.is(moves(), 0)
+})
+
+test('a control under a pointer listener gets the move first, and the hit test sees what the hover did', async (t) => {
+  const { page, snapshot, moves } = await opened(t, PAGE)
+  const outcome = await click(page, snapshot, 'Hovered')
+  t.is(moves(), 1)
+  t.false(outcome.acted)
+  t.regex('stale' in outcome ? outcome.stale : '', /hit test found/)
+})
