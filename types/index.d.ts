@@ -150,7 +150,16 @@ export type AgentOptions = GoalOptions & ExtractOptions
 
 // ---------------------------------------------------------------- rules
 
-export type RuleType = 'number' | 'url' | 'image' | 'date' | 'string'
+/**
+ * What a read text becomes: `currency` the ISO code of a currency written in it where only one is
+ * meant ("£" is GBP, a bare "$" is none); `availability` a schema.org availability (`InStock`,
+ * `OutOfStock`, `PreOrder`…) from a schema.org value, stock words, or a buy button's state; `code`
+ * the product code in a longer text ("post id: 7221815683", a URL ending in the item number).
+ */
+export type RuleType = 'number' | 'url' | 'image' | 'date' | 'string' | 'currency' | 'availability' | 'code'
+
+/** How a rule makes one value of the several it found: see the README's rules section. */
+export type Reduction = 'first' | 'min' | 'max' | 'any'
 
 export interface Rule {
   /** CSS selector for one element. */
@@ -162,11 +171,17 @@ export interface Rule {
   type?: RuleType
   /**
    * Reads the page's JSON-LD instead of an element: the @type of the object, then a dotted path,
-   * `[n]` for the nth element of a list (the first otherwise). `'Product.offers.price'`.
+   * `[n]` for the nth element of a list (the first otherwise), `[]` for every one. `'Product.offers.price'`.
    */
   jsonld?: string
   /** Reads the `content` of the `<meta>` whose `property`, `name` or `itemprop` is this. `'og:title'`. */
   meta?: string
+  /** A path inside the JSON of what was read (an attribute such as `data-product='{"sku": …}'`): `'sku'`, `'variants[0].sku'`, `'offers[].price'`. */
+  json?: string
+  /** Keeps the code that follows this label in the text read: `'Item no.'` reads `12345` out of `Item no.: 12345 (new)`. */
+  after?: string
+  /** One value out of the several found (`selectorAll`'s matches, a path's `[]` items, several meta tags). */
+  reduce?: Reduction
 }
 
 /** Field name → a rule, or a list of rules tried in order. */

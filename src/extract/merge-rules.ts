@@ -1,13 +1,13 @@
 import type { Rule, Rules } from '../../types/index.d.ts'
 import { UsageError } from '../errors.ts'
-import { fromModelRule, isMetadataRule, type ModelRule } from './model-rules.ts'
+import { fromModelRule, isMetadataRule, READINGS, type ModelRule } from './model-rules.ts'
 
 /** Whether a rule says where its value is: a selector, or the JSON-LD or `<meta>` it reads. */
 export function hasSource(rule: Rule): boolean {
   return rule.selector !== undefined || rule.selectorAll !== undefined || isMetadataRule(rule)
 }
 
-function nestedRules(attr: Rule['attr'] | ModelRule['attr']): Record<string, Rule | Rule[] | ModelRule> | undefined {
+function nestedRules(attr: Rule['attr'] | ModelRule['attr']): Record<string, Rule | Rule[] | ModelRule | ModelRule[]> | undefined {
   return attr !== null && typeof attr === 'object' && !Array.isArray(attr) ? attr : undefined
 }
 
@@ -42,7 +42,7 @@ export function checkFillable(rules: Rules, prefix = ''): void {
  * model's, except that a `jsonld` or `meta` source reads no element, so it takes no `attr`. The result
  * has exactly your fields and nesting; a reply that omits one of them or nests where you did not throws.
  */
-export function mergeRules(user: Rules, model: Record<string, ModelRule>, prefix = ''): Rules {
+export function mergeRules(user: Rules, model: Record<string, ModelRule | ModelRule[]>, prefix = ''): Rules {
   const merged: Rules = {}
   for (const [field, value] of Object.entries(user)) {
     const path = prefix ? `${prefix}.${field}` : field
@@ -52,24 +52,34 @@ export function mergeRules(user: Rules, model: Record<string, ModelRule>, prefix
     }
     const reply = Object.hasOwn(model, field) ? model[field] : undefined
     if (!reply) throw new Error(`The model's rules do not match yours: there is no rule for the field "${path}".`)
-    const rule: Rule = {}
-    if (reply.selectorAll != null) rule.selectorAll = reply.selectorAll
-    else if (reply.selector != null) rule.selector = reply.selector
-    else if (reply.jsonld != null) rule.jsonld = reply.jsonld
-    else if (reply.meta != null) rule.meta = reply.meta
-    const yours = nestedRules(value.attr)
-    const theirs = nestedRules(reply.attr)
-    if (yours) {
-      if (!theirs) throw new Error(`The model's rules do not match yours: the field "${path}" has no nested rules for your nested fields.`)
-      rule.attr = mergeRules(yours as Rules, theirs as Record<string, ModelRule>, path)
-    } else {
-      if (theirs) throw new Error(`The model's rules do not match yours: the field "${path}" has nested rules where yours has none.`)
-      const fromModel = fromModelRule(reply)
-      if (!isMetadataRule(rule)) rule.attr = value.attr ?? fromModel.attr
-      const type = value.type ?? fromModel.type
-      if (type !== undefined) rule.type = type
-    }
-    merged[field] = rule
+    // The model may give fallbacks, tried in order: each is completed by your rule the same way.
+    merged[field] = Array.isArray(reply) ? reply.map((one) => completed(value, one, path)) : completed(value, reply, path)
   }
   return merged
+}
+
+function completed(value: Rule, reply: ModelRule, path: string): Rule {
+  const rule: Rule = {}
+  if (reply.selectorAll != null) rule.selectorAll = reply.selectorAll
+  else if (reply.selector != null) rule.selector = reply.selector
+  else if (reply.jsonld != null) rule.jsonld = reply.jsonld
+  else if (reply.meta != null) rule.meta = reply.meta
+  const yours = nestedRules(value.attr)
+  const theirs = nestedRules(reply.attr)
+  if (yours) {
+    if (!theirs) throw new Error(`The model's rules do not match yours: the field "${path}" has no nested rules for your nested fields.`)
+    rule.attr = mergeRules(yours as Rules, theirs as Record<string, ModelRule>, path)
+    return rule
+  }
+  if (theirs) throw new Error(`The model's rules do not match yours: the field "${path}" has nested rules where yours has none.`)
+  const fromModel = fromModelRule(reply)
+  if (!isMetadataRule(rule)) rule.attr = value.attr ?? fromModel.attr
+  const type = value.type ?? fromModel.type
+  if (type !== undefined) rule.type = type
+  // A JSON path reads an element's attribute: a `jsonld` or `meta` source has none to read.
+  for (const key of READINGS) {
+    const reading = value[key] ?? fromModel[key]
+    if (reading !== undefined && !(key === 'json' && isMetadataRule(rule))) rule[key] = reading as never
+  }
+  return rule
 }

@@ -19,24 +19,30 @@ const MAX_OUTPUT_TOKENS = 4_000
 
 export const RULE_WRITER_INSTRUCTIONS = `You write extraction rules for a web page. Code reads the values from the live page with your rules, so you never write values, only where to find them.
 
-Reply with one JSON object: {"rules": {<field name>: <rule>, ...}}. A rule has only these properties:
+Reply with one JSON object: {"rules": {<field name>: <rule or list of rules>, ...}}. A rule has only these properties:
 - "selector": a CSS selector for the first matching element.
 - "selectorAll": a CSS selector for every matching element; the field becomes a list.
 - "attr": what to read from the element: "text" (the default), "html", "val" (current value of a form field), "href", "src", any attribute name, a list of those to try in order, or an object of nested rules that are read relative to each matched element.
-- "type": "number", "url", "image", "date" or "string".
-- "jsonld": instead of a selector, a path into the page's JSON-LD: the @type of the object, then its properties, dotted, with [n] for the nth item of a list (the first otherwise), e.g. "Product.offers.price", "Product.image[1]". It takes no "attr".
+- "type": "number", "url", "image", "date", "string", or: "currency" (the ISO code of a currency sign or code in the text: "£" gives "GBP"), "availability" (gives InStock, OutOfStock, PreOrder, BackOrder, SoldOut… from a schema.org value, stock words in any language, or a buy button: "Add to cart" is InStock, a disabled one OutOfStock), "code" (the product code in a longer text: "Item no.: 123-45" gives "123-45", a URL its last segment's code).
+- "jsonld": instead of a selector, a path into the page's JSON-LD: the @type of the object, then its properties, dotted, with [n] for the nth item of a list (the first otherwise) and [] for every item, e.g. "Product.offers.price", "Product.image[1]", "Product.offers[].price". It takes no "attr".
 - "meta": instead of a selector, the property, name or itemprop of a <meta> tag whose content to read, e.g. "og:title", "product:price:amount". It takes no "attr".
+- "json": a path (same syntax, without the @type) inside the JSON held by the attribute read, e.g. {"selector": "[data-product]", "attr": "data-product", "json": "sku"}.
+- "after": a label in the text read; the code that follows it is kept, e.g. "after": "SKU".
+- "reduce": one value out of the several found by "selectorAll" or a path with []: "min" or "max" (numbers), "any" (availability: in stock if any offer is), "first".
 Nothing else: no code, no "evaluate". One of "selector", "selectorAll", "jsonld" or "meta" per rule.
 
 How to write good rules:
 - For a list of things (results, products, rows, comments), use "selectorAll" on the element that wraps one item, and "attr" with nested rules for its fields. Nested selectors are relative to that item; a nested rule without a selector reads the item itself.
 - When the outline's "json-ld" or "meta" lines hold a value of the whole page (a product's price, name, brand, availability), prefer "jsonld" or "meta" with the name shown there: they do not change with the layout. A "jsonld" or "meta" rule inside nested rules reads only the metadata inside each matched item.
+- A product's offers are often a list (one per size or colour): read a price with "reduce": "min" and the availability with "reduce": "any" over every offer ("Product.offers[].price").
+- Read the main product's values from the "Main object" part of the outline, not from related products.
+- A field may be a list of up to 4 rules, tried in order until one finds a value: use it when the page has several sources (its JSON-LD, then the element that shows the value).
 - Use "attr": "href" with "type": "url" for links, "attr": "src" with "type": "image" for images, "type": "number" for prices and counts, "type": "date" for dates.
 - Prefer stable hooks: ids, data-* attributes, itemprop, aria-label, roles, element names and readable class names. Avoid class names that look generated (hashes such as "css-1x2y3z" or "card-module__ckj4h"): they change whenever the site is rebuilt.
 - Selectors are plain CSS as used by document.querySelector: no jQuery extensions such as :contains() or :eq().
 - Every selector must match something in the outline below. Rules select every match: do not try to limit a list to a number of items.
 
-The page is given as an outline: first its metadata (meta <name> = "<content>" and json-ld <Type>.<path> = <value> lines), then its main content, then the rest of the page. One element a line, as <depth> tag#id.class[attribute="value"] "its own text": the depth is a number, and a line is a child of the nearest line above it with a depth one less; "a > b" on one line is an element a whose only child is b. Generated class names are left out. Text is clipped at 80 characters, and of several similar siblings only the first three are shown, followed by a count of the rest.`
+The page is given as an outline: first its metadata (meta <name> = "<content>" and json-ld <Type>.<path> = <value> lines), then its main object (the block with the page's title, price and buy button) and what is around it, nearest first, or else its main content and then the rest of the page. One element a line, as <depth> tag#id.class[attribute="value"] "its own text": the depth is a number, and a line is a child of the nearest line above it with a depth one less; "a > b" on one line is an element a whose only child is b. Generated class names are left out. Text is clipped at 80 characters, and of several similar siblings only the first three are shown, followed by a count of the rest.`
 
 function prompt(instruction: string, page: PageOutline, rules: Rules | undefined): string {
   const parts = [`Instruction: ${instruction}`]

@@ -2,11 +2,12 @@ import type { RuleType, Rules } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { UsageError } from '../errors.ts'
 import { showValue } from '../base/show-value.ts'
-import { JSON_LD_PATH } from '../page/json-ld.ts'
+import { JSON_LD_PATH, JSON_PATH } from '../page/json-path.ts'
+import { REDUCTIONS } from '../page/reductions.ts'
 
-export const RULE_TYPES: readonly RuleType[] = ['number', 'url', 'image', 'date', 'string']
-export const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type', 'jsonld', 'meta'] as const
-/** Longest `jsonld` path or `meta` name: real ones are under 60 characters; the limit keeps a runaway reply out of messages. */
+export const RULE_TYPES: readonly RuleType[] = ['number', 'url', 'image', 'date', 'string', 'currency', 'availability', 'code']
+export const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type', 'jsonld', 'meta', 'json', 'after', 'reduce'] as const
+/** Longest `jsonld` or `json` path, `meta` name or `after` label: real ones are under 60 characters; the limit keeps a runaway reply out of messages. */
 export const MAX_METADATA_NAME = 200
 
 /** One rule's place in the rules, for error messages: `products.price`, or `title[1]` for the second fallback. */
@@ -135,6 +136,7 @@ function validateRule(rule: unknown, path: FieldPath): void {
   if (type !== undefined && !(RULE_TYPES as readonly unknown[]).includes(type)) {
     throw invalid(path, `unknown type ${showValue(type)} (known types: ${RULE_TYPES.join(', ')})`)
   }
+  validateReading(rule, path)
   if (attr === undefined) return
   if (typeof attr === 'string') {
     if (attr.trim() === '') throw invalid(path, '"attr" must not be empty')
@@ -153,10 +155,30 @@ function validateRule(rule: unknown, path: FieldPath): void {
   }
 }
 
+/** `json`, `after` and `reduce`: a path, a label and a reduction's name, each data, never code. */
+function validateReading(rule: Record<string, unknown>, path: FieldPath): void {
+  const { json, after, reduce, attr } = rule
+  for (const [key, value] of [['json', json], ['after', after]] as const) {
+    if (value === undefined) continue
+    if (typeof value !== 'string' || value.trim() === '') throw invalid(path, `"${key}" must be a non-empty string, got ${showValue(value)}`)
+    if (value.length > MAX_METADATA_NAME) throw invalid(path, `"${key}" is ${value.length} characters long; at most ${MAX_METADATA_NAME} are allowed`)
+  }
+  if (typeof json === 'string') {
+    if (!JSON_PATH.test(json)) throw invalid(path, `"json" must be a dotted path such as "sku", "variants[0].sku" or "offers[].price", got ${showValue(json)}`)
+    const reserved = json.split(/[.[]/).find((part) => RESERVED_FIELDS.has(part))
+    if (reserved) throw invalid(path, `"json" may not step through "${reserved}"`)
+  }
+  if (reduce !== undefined) {
+    if (!(REDUCTIONS as readonly unknown[]).includes(reduce)) throw invalid(path, `unknown reduce ${showValue(reduce)} (known: ${REDUCTIONS.join(', ')})`)
+    if (isPlainObject(attr)) throw invalid(path, '"reduce" makes one value of several: it does not apply to nested rules')
+  }
+  if (isPlainObject(attr) && (json !== undefined || after !== undefined)) throw invalid(path, `"${json !== undefined ? 'json' : 'after'}" reads a value: it does not apply to nested rules`)
+}
+
 /** A `jsonld` or `meta` rule names where the value is and nothing else but its `type`. */
 function validateMetadataRule(rule: Record<string, unknown>, path: FieldPath): void {
   const key = rule.jsonld !== undefined ? 'jsonld' : 'meta'
-  for (const other of ['selector', 'selectorAll', 'attr', key === 'jsonld' ? 'meta' : 'jsonld']) {
+  for (const other of ['selector', 'selectorAll', 'attr', 'json', key === 'jsonld' ? 'meta' : 'jsonld']) {
     if (rule[other] !== undefined) throw invalid(path, `a "${key}" rule reads the page's metadata: it has no "${other}"`)
   }
   const name = rule[key]
@@ -164,7 +186,7 @@ function validateMetadataRule(rule: Record<string, unknown>, path: FieldPath): v
   if (name.length > MAX_METADATA_NAME) throw invalid(path, `"${key}" is ${name.length} characters long; at most ${MAX_METADATA_NAME} are allowed`)
   if (key === 'meta') return
   if (!JSON_LD_PATH.test(name)) {
-    throw invalid(path, `"jsonld" must be a type and a dotted path such as "Product.offers.price" or "Product.image[1]", got ${showValue(name)}`)
+    throw invalid(path, `"jsonld" must be a type and a dotted path such as "Product.offers.price", "Product.image[1]" or "Product.offers[].price", got ${showValue(name)}`)
   }
   const reserved = name.split(/[.[]/).find((part) => RESERVED_FIELDS.has(part))
   if (reserved) throw invalid(path, `"jsonld" may not step through "${reserved}"`)

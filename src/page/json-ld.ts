@@ -1,30 +1,10 @@
 // How a rule reads a value out of the page's JSON-LD (`<script type="application/ld+json">`), as
 // data only: the scripts' text goes through JSON.parse and nothing else, so nothing in it runs, and
-// text that is not JSON is skipped. Also imported by the rules' validation in Node, so the path
-// syntax is defined once.
+// text that is not JSON is skipped. The path syntax is src/page/json-path.ts's.
 
-/** A name in a path: a schema.org type or a property ("offers", "@id", "priceSpecification"). */
-const NAME = '[^\\s.\\[\\]]+'
-/**
- * A path: the @type of the object to start from, then its properties, dotted; `[n]` picks the nth
- * element of a list (a step into a list without it takes the first). "Product.offers.price",
- * "Product.image[1]", "BreadcrumbList.itemListElement[2].name".
- */
-export const JSON_LD_PATH = new RegExp(`^${NAME}(?:\\.${NAME}(?:\\[\\d{1,4}\\])*)+$`)
+import { parseSteps, readsEvery, valuesAt } from './json-path.ts'
 
-interface Step {
-  key: string
-  indexes: number[]
-}
-
-function parsePath(path: string): { type: string; steps: Step[] } {
-  const [type, ...rest] = path.split('.')
-  const steps = rest.map((part) => {
-    const [key, ...indexes] = part.split('[')
-    return { key, indexes: indexes.map((index) => Number(index.slice(0, -1))) }
-  })
-  return { type, steps }
-}
+export { JSON_LD_PATH } from './json-path.ts'
 
 // Each script's parsed JSON for one run of the engine: every JSON-LD rule of a run reads the same scripts.
 let parsed = new Map<Element, unknown>()
@@ -74,25 +54,19 @@ function findType(root: unknown, type: string): Record<string, unknown> | undefi
   return undefined
 }
 
-function step(value: unknown, { key, indexes }: Step): unknown {
-  // Own properties only: "constructor" and the like must not reach the object's prototype.
-  let next = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined
-  for (const index of indexes) {
-    // A lone value stands for a list of one: sites write "offers" as an object or as a list of them.
-    next = Array.isArray(next) ? next[index] : index === 0 ? next : undefined
-  }
-  return Array.isArray(next) ? next[0] : next
-}
-
-/** The text, number or true/false at `path` in the JSON-LD inside `scope`, or undefined when no script has one. */
-export function readJsonLd(scope: ParentNode, path: string): string | number | boolean | undefined {
-  const { type, steps } = parsePath(path)
+/**
+ * The values at `path` in the JSON-LD inside `scope`: from the first script with an object of the
+ * path's type that has any. One value, or with `[]` in the path every item's, in order.
+ */
+export function readJsonLd(scope: ParentNode, path: string): (string | number | boolean)[] {
+  const [type, ...rest] = path.split('.')
+  const steps = parseSteps(rest.join('.'))
   for (const script of scope.querySelectorAll('script')) {
     if ((script.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue
-    const start = findType(parse(script), type)
+    const start = findType(parse(script), type!)
     if (start === undefined) continue
-    const value = steps.reduce<unknown>(step, start)
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value
+    const values = valuesAt(start, steps)
+    if (values.length) return readsEvery(path) ? values : values.slice(0, 1)
   }
-  return undefined
+  return []
 }

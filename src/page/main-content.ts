@@ -9,7 +9,8 @@ const CHROME = 'header, nav, footer, aside, [role="banner"], [role="navigation"]
 // article's), not to the page; what is inside a nav or an aside is chrome already.
 const SECTIONING = 'article, aside, main, nav, section'
 
-function isChrome(element: Element): boolean {
+/** Whether the element is page chrome: a header, nav, footer or aside of the page (or its landmark role). */
+export function isChrome(element: Element): boolean {
   if (CHROME_ROLES.has(element.getAttribute('role') ?? '')) return true
   return CHROME_TAGS.has(element.localName) && !element.parentElement?.closest(SECTIONING)
 }
@@ -24,7 +25,7 @@ export function chromeWithin(element: Element): Element[] {
 }
 
 /** Whether an element holds text or image alt text outside page chrome and skipped elements. */
-function holdsContent(element: Element, skipped: Set<string>): boolean {
+function holdsContent(element: Element, skipped: ReadonlySet<string>): boolean {
   if (element.localName === 'img') return !!element.getAttribute('alt')?.trim()
   for (let child = element.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3 && (child as Text).data.trim()) return true
@@ -33,7 +34,7 @@ function holdsContent(element: Element, skipped: Set<string>): boolean {
   return false
 }
 
-function isContent(element: Element, skipped: Set<string>): boolean {
+function isContent(element: Element, skipped: ReadonlySet<string>): boolean {
   return !skipped.has(element.localName) && !isChrome(element)
 }
 
@@ -42,7 +43,7 @@ function isContent(element: Element, skipped: Set<string>): boolean {
  * holds all of the body's content outside page chrome: from the body, step into the only child with
  * content while there is just one. Undefined when that is the body itself.
  */
-export function findMainContent(body: Element, skipped: Set<string>): Element | undefined {
+export function findMainContent(body: Element, skipped: ReadonlySet<string>): Element | undefined {
   const marked = body.querySelector('main, [role="main"]')
   if (marked) return marked
   const articles = body.querySelectorAll('article')

@@ -54,19 +54,25 @@ function typeName(object: Record<string, unknown>): string | undefined {
   return typeof type === 'string' ? type.replace(/^.*[/:#]/, '') || undefined : undefined
 }
 
+/** Of the values a list's items hold at one path, this many different ones are shown. */
+const LIST_VALUES_SHOWN = 4
+
 /**
  * `Product.offers.price = 89.9` for every scalar of each JSON-LD object, named as a JSON-LD rule
- * reads it (src/page/json-ld.ts): the object's @type and the property path; a list of one item is
- * stepped through, longer ones are indexed (`offers[1].price`). `@`-keywords are left out, and so
- * are objects without a type and objects of a type already listed, which such a path cannot reach.
+ * reads it (src/page/json-ld.ts): the object's @type and the property path. A list of one item is
+ * stepped through; the items of a longer one share a line per path, `[]` for the list, with their
+ * different values: `Product.offers[].price = "74.95", "99.99" (8 items)`, which a rule reads with a
+ * reduction. `@`-keywords are left out, and so are objects without a type and objects of a type
+ * already listed, which such a path cannot reach.
  */
 function jsonLdLines(textChars: number): string[] {
-  const lines: string[] = []
+  // Each path's values in the order first met, and how many items gave one.
+  const paths = new Map<string, { shown: string[]; count: number }>()
   const visit = (value: unknown, path: string, depth: number) => {
-    if (lines.length === MAX_JSON_LD) return
+    if (paths.size === MAX_JSON_LD && !paths.has(path)) return
     if (Array.isArray(value)) {
       if (value.length === 1) visit(value[0], path, depth)
-      else value.forEach((item, index) => visit(item, `${path}[${index}]`, depth + 1))
+      else for (const item of value) visit(item, `${path}[]`, depth + 1)
       return
     }
     if (value && typeof value === 'object') {
@@ -76,7 +82,10 @@ function jsonLdLines(textChars: number): string[] {
     }
     if (value === null || value === '') return
     const shown = typeof value === 'string' ? JSON.stringify(shorten(collapse(value), textChars + 1)) : String(value)
-    lines.push(`json-ld ${path} = ${shown}`)
+    const entry = paths.get(path) ?? { shown: [], count: 0 }
+    entry.count += 1
+    if (entry.shown.length < LIST_VALUES_SHOWN && !entry.shown.includes(shown)) entry.shown.push(shown)
+    paths.set(path, entry)
   }
   const listed = new Set<string>()
   for (const object of jsonLdObjects()) {
@@ -85,7 +94,10 @@ function jsonLdLines(textChars: number): string[] {
     listed.add(type)
     visit(object, type, 0)
   }
-  return lines
+  return Array.from(paths, ([path, { shown, count }]) => {
+    if (!path.includes('[]')) return `json-ld ${path} = ${shown[0]}`
+    return `json-ld ${path} = ${shown.join(', ')}${count > shown.length ? ` (${count} items)` : ''}`
+  })
 }
 
 /** The page's metadata as outline lines, bounded in count and clipped like the outline's text. */

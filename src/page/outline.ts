@@ -1,12 +1,15 @@
-import { isGeneratedName } from './generated-names.ts'
 import { chromeWithin, findMainContent } from './main-content.ts'
+import { findMainObject } from './main-object.ts'
+import { fitLines, type OutlineLine } from './outline-budget.ts'
+import { informative, label, nameOf, productSignal, shape, SKIPPED } from './outline-lines.ts'
 import { metadataLines } from './outline-metadata.ts'
-import { collapse, shorten } from './text.ts'
 
-// The outline the rule writer shows a text model. Dense, because it is capped and real pages are
-// large: the page's metadata first, then its main content, then the rest of the body; one element a
-// line (bare wrappers joined to their child's line), its depth as a number instead of indentation,
-// generated class names left out, similar siblings counted.
+// The outline the rule writer shows a text model. Dense, because it is bounded and real pages are
+// large: the page's metadata first, then its main object (a product's block) and what is around it,
+// nearest first, or else its main content and then the rest of the body; one element a line (bare
+// wrappers joined to their child's line), its depth as a number instead of indentation, generated
+// class names left out, similar siblings counted. Over the bound, lines are left out by what they
+// are worth (src/page/outline-budget.ts), so a product's values stay in on any page.
 
 /** What the rule writer shows the model about the page. */
 export interface PageOutline {
@@ -29,128 +32,131 @@ export interface OutlineLimits {
   intervalMs: number
 }
 
-// Room kept under the cap for the line saying the outline was cut.
-const CUT_NOTE_ROOM = 80
+/** Lines outlined before the bound is applied, as a multiple of it: the rest is too far from what matters. */
+const RAW_LINES_FACTOR = 8
 
-/**
- * Outlines the page,
- * then again after each interval until two takes are the same or the wait is over.
- */
-export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
-  // Elements, not text: a select's options are outlined, unlike in read text. A `<meta>` in the body
-  // (itemprop microdata) is outlined: its content is often the price.
-  const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'link'])
-  // Attributes besides id, class and data-* that tell a model what an element is or holds.
-  const SHOWN = ['role', 'aria-label', 'name', 'type', 'itemprop', 'href', 'src', 'alt', 'title', 'placeholder', 'datetime', 'content', 'for', 'value']
+/** What a line is worth (lower is kept first): see src/page/outline-budget.ts. */
+const TIER = { signal: 0, near: 1, far: 2, bare: 3 } as const
+// Metadata that names the product or its offer, kept with the product's own lines.
+const PRODUCT_META = /price|currency|availability|sku|gtin|mpn|product|brand|title|url/i
 
-  /** `tag#id.class`, generated ids and class names left out: a rule built on them breaks at the next build. */
-  function nameOf(element: Element): string {
-    let name = element.localName
-    if (element.id && !isGeneratedName(element.id)) name += `#${element.id}`
-    const classes = typeof element.className === 'string' ? element.className : (element.getAttribute('class') ?? '')
-    for (const token of classes.split(/\s+/)) if (token && !isGeneratedName(token)) name += `.${token}`
-    return name
+/** The siblings of `inner` among `children`, nearest first, the next one before the previous one. */
+function nearestFirst(children: Element[], inner: Element): Element[] {
+  const at = children.indexOf(inner)
+  const order: Element[] = []
+  for (let distance = 1; distance < children.length; distance++) {
+    if (at + distance < children.length) order.push(children[at + distance]!)
+    if (at - distance >= 0) order.push(children[at - distance]!)
+  }
+  return order
+}
+
+/** Whether anything is outlined before the element when the body is outlined in order. */
+function preceded(element: Element, body: Element): boolean {
+  for (let node: Element | null = element; node && node !== body; node = node.parentElement) {
+    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (!SKIPPED.has(sibling.localName)) return true
+  }
+  return false
+}
+
+const outlined = (element: Element) => Array.from(element.children).filter((child) => !SKIPPED.has(child.localName))
+
+function take(limits: OutlineLimits): string {
+  const lines: OutlineLine[] = []
+  let size = 0
+  const rawLimit = limits.maxChars * RAW_LINES_FACTOR
+  const full = () => size > rawLimit
+  const add = (text: string, depth: number, parent: number, tier: number): number => {
+    if (full()) return -1
+    lines.push({ text, depth, parent, tier })
+    size += text.length + 1
+    return lines.length - 1
+  }
+  const heading = (text: string) => add(text, 0, -1, TIER.signal)
+  // Whether the walk is inside the main block (its lines are near) or around it.
+  let near = true
+  // Elements outlined in another section: one line here saying where.
+  const elsewhere = new Map<Element, string>()
+  const walk = (element: Element, depth: number, parent: number, prefix = '') => {
+    const moved = elsewhere.get(element)
+    if (moved) return void add(`${depth} ${prefix}${nameOf(element)} (${moved})`, depth, parent, TIER.bare)
+    const line = label(element, limits.textChars)
+    // An SVG's shapes hold nothing a rule reads, and icons put dozens of them in every menu item.
+    const children = element.localName === 'svg' ? [] : outlined(element)
+    // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
+    if (line === element.localName && children.length === 1) return walk(children[0]!, depth, parent, `${prefix}${line} > `)
+    const tier = productSignal(element) ? (near ? TIER.signal : TIER.near) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
+    const index = add(`${depth} ${prefix}${line}`, depth, parent, tier)
+    if (index !== -1) walkChildren(children, depth + 1, index)
+  }
+  /** Children in the order given; of similar ones, the first few and a count of the rest. */
+  const walkChildren = (children: Element[], depth: number, parent: number) => {
+    const shapes = children.map(shape)
+    const totals = new Map<string, number>()
+    for (const key of shapes) totals.set(key, (totals.get(key) ?? 0) + 1)
+    const seen = new Map<string, number>()
+    for (let index = 0; index < children.length && !full(); index++) {
+      const key = shapes[index]!
+      const count = (seen.get(key) ?? 0) + 1
+      seen.set(key, count)
+      if (count <= limits.similarShown) walk(children[index]!, depth, parent)
+      const total = totals.get(key) ?? 0
+      if (count === limits.similarShown && total > count) add(`${depth} … ${total - count} more ${nameOf(children[index]!)} like the ones above`, depth, parent, TIER.bare)
+    }
   }
 
-  function label(element: Element): string {
-    let line = nameOf(element)
-    for (const attribute of Array.from(element.attributes)) {
-      const name = attribute.name
-      if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shorten(attribute.value, limits.textChars + 1))}]`
+  const metadata = metadataLines(limits.textChars)
+  if (metadata.length) heading('Metadata:')
+  for (const line of metadata) add(line, 0, -1, line.startsWith('json-ld ') || PRODUCT_META.test(line.split(' = ')[0]!) ? TIER.signal : TIER.far)
+  const body = document.body ?? document.documentElement
+  const object = body ? findMainObject(body) : undefined
+  if (body && object) {
+    heading('Main object (the title, price and buy button of the page):')
+    walk(object.block, 0, -1)
+    near = false
+    heading('Around it, nearest first (each block holds the one above; its other children follow):')
+    for (let inner = object.block, outer = object.block.parentElement; outer && inner !== body; inner = outer, outer = outer.parentElement) {
+      const index = add(`0 ${label(outer, limits.textChars)}`, 0, -1, TIER.near)
+      if (index === -1) break
+      walkChildren(nearestFirst(outlined(outer), inner), 1, index)
     }
-    let own = ''
-    for (let child = element.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) own += (child as Text).data
-    }
-    own = collapse(own)
-    if (own) line += ` ${JSON.stringify(shorten(own, limits.textChars + 1))}`
-    return line
-  }
-
-  // Same tag, same classes, same children (by tag and classes): one of a run of list items or cards.
-  function shape(element: Element): string {
-    let key = nameOf(element) + '>'
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) key += `${nameOf(child)},`
-    return key
-  }
-
-  /** Whether anything is outlined before the element when the body is outlined in order. */
-  function preceded(element: Element, body: Element): boolean {
-    for (let node: Element | null = element; node && node !== body; node = node.parentElement) {
-      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (!SKIPPED.has(sibling.localName)) return true
-    }
-    return false
-  }
-
-  function take(): string {
-    const lines: string[] = []
-    let size = 0
-    let full = false
-    const add = (line: string) => {
-      if (full) return
-      if (size + line.length + 1 > limits.maxChars - CUT_NOTE_ROOM) {
-        full = true
-        return
-      }
-      lines.push(line)
-      size += line.length + 1
-    }
-    // Elements outlined in another section: one line here saying where.
-    const elsewhere = new Map<Element, string>()
-    const walk = (element: Element, depth: number, prefix = '') => {
-      const moved = elsewhere.get(element)
-      if (moved) return add(`${depth} ${prefix}${nameOf(element)} (${moved})`)
-      const line = label(element)
-      // An SVG's shapes hold nothing a rule reads, and icons put dozens of them in every menu item.
-      const children = element.localName === 'svg' ? [] : Array.from(element.children).filter((child) => !SKIPPED.has(child.localName))
-      // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
-      if (line === element.localName && children.length === 1) return walk(children[0], depth, `${prefix}${line} > `)
-      add(`${depth} ${prefix}${line}`)
-      const shapes = children.map(shape)
-      const totals = new Map<string, number>()
-      for (const key of shapes) totals.set(key, (totals.get(key) ?? 0) + 1)
-      const seen = new Map<string, number>()
-      for (let index = 0; index < children.length && !full; index++) {
-        const key = shapes[index]
-        const count = (seen.get(key) ?? 0) + 1
-        seen.set(key, count)
-        if (count <= limits.similarShown) walk(children[index], depth + 1)
-        const total = totals.get(key) ?? 0
-        if (count === limits.similarShown && total > count) add(`${depth + 1} … ${total - count} more ${nameOf(children[index])} like the ones above`)
-      }
-    }
-
-    const metadata = metadataLines(limits.textChars)
-    if (metadata.length) add('Metadata:')
-    for (const line of metadata) add(line)
-    const body = document.body ?? document.documentElement
+  } else {
     const main = body ? findMainContent(body, SKIPPED) : undefined
     // Page chrome inside the main content: the block holding all the content can hold the header too.
     const chrome = main ? chromeWithin(main) : []
     if (body && main && (chrome.length || preceded(main, body))) {
       // The main content first, page chrome inside it after the rest of the page.
       for (const element of chrome) elsewhere.set(element, 'outlined at the end')
-      add('Main content:')
-      walk(main, 0)
+      heading('Main content:')
+      walk(main, 0, -1)
       elsewhere.clear()
       elsewhere.set(main, 'the main content, outlined above')
-      add('Rest of the page:')
-      walk(body, 0)
+      near = false
+      heading('Rest of the page:')
+      walk(body, 0, -1)
       elsewhere.clear()
-      for (const element of chrome) walk(element, 0)
+      for (const element of chrome) walk(element, 0, -1)
     } else if (body) {
-      if (metadata.length) add('Page:')
-      walk(body, 0)
+      if (metadata.length) heading('Page:')
+      walk(body, 0, -1)
     }
-    if (full) lines.push(`… (outline cut at ${limits.maxChars} characters)`)
-    return lines.join('\n')
   }
+  const note = `(lines marked "…" were left out to keep the outline within ${limits.maxChars} characters)`
+  const fitted = fitLines(lines, limits.maxChars - note.length - 1)
+  if (fitted.leftOut > 0 || full()) fitted.lines.push(note)
+  return fitted.lines.join('\n')
+}
 
+/**
+ * Outlines the page,
+ * then again after each interval until two takes are the same or the wait is over.
+ */
+export async function outlinePage(limits: OutlineLimits): Promise<PageOutline> {
   const started = Date.now()
-  let outline = take()
+  let outline = take(limits)
   while (Date.now() - started < limits.maxWaitMs) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(limits.intervalMs, limits.maxWaitMs - (Date.now() - started))))
-    const next = take()
+    const next = take(limits)
     if (next === outline) break
     outline = next
   }

@@ -1,5 +1,10 @@
-// How the rules engine turns the text it read into a rule's type: number, date, URL, image, or a
-// plain value. Runs in the page; no layout is read.
+// How the rules engine turns the text it read into a rule's type: number, date, URL, image, a
+// currency's code, an availability, a product code, or a plain value. Runs in the page; no layout
+// is read.
+
+import { availabilityOfText } from './availability.ts'
+import { codeOf } from './codes.ts'
+import { currencyOf } from './currency.ts'
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
 const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
@@ -176,6 +181,12 @@ export function convert(raw: string, type: string | undefined, base: string): un
       return toUrl(text, true, base)
     case 'date':
       return parseDate(text)
+    case 'currency':
+      return currencyOf(text)
+    case 'availability':
+      return availabilityOfText(text)
+    case 'code':
+      return codeOf(text)
     default:
       throw new Error(`Unknown rule type "${type}"`)
   }

@@ -1,6 +1,10 @@
 import type { Rules } from '../../types/index.d.ts'
+import { availabilityOfControl } from './availability.ts'
+import { codeAfter } from './codes.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
+import { parseSteps, readsEvery, valuesAt } from './json-path.ts'
 import { metaContents } from './meta-tags.ts'
+import { reduceValues, type Reduction } from './reductions.ts'
 import { convert, numberWithCents } from './rule-values.ts'
 import { superscriptCents } from './superscript-cents.ts'
 import { markupText } from './text.ts'
@@ -10,7 +14,17 @@ export type EngineOutcome =
   | { ok: true; data: Record<string, unknown> }
   | { ok: false; field: string; selector: string; message: string }
 
-type AnyRule = { selector?: string; selectorAll?: string; attr?: string | string[] | AnyRules; type?: string; jsonld?: string; meta?: string }
+type AnyRule = {
+  selector?: string
+  selectorAll?: string
+  attr?: string | string[] | AnyRules
+  type?: string
+  jsonld?: string
+  meta?: string
+  json?: string
+  after?: string
+  reduce?: Reduction
+}
 type AnyRules = { [field: string]: AnyRule | AnyRule[] }
 type Context = Element | null // null: the whole page
 
@@ -64,58 +78,87 @@ function read(context: Context, attr: string): string | null {
 // The document's base URL, read once at the start of each run.
 let base = ''
 
-function readValue(context: Context, rule: AnyRule): unknown {
+/** Longest attribute or text parsed as JSON for a `json` rule: a product's data attribute is a few kilobytes. */
+const MAX_JSON_CHARS = 1_000_000
+
+/** The scalars at a `json` rule's path inside the JSON of what it read; none when that is not JSON. */
+function jsonValues(raw: string, path: string): (string | number | boolean)[] {
+  if (raw.length > MAX_JSON_CHARS) return []
+  let data: unknown
+  try {
+    data = JSON.parse(raw)
+  } catch {
+    return []
+  }
+  const values = valuesAt(data, parseSteps(path))
+  return readsEvery(path) ? values : values.slice(0, 1)
+}
+
+/** One read value as the rule's type: the code after its label first, when it names one. */
+function valueOf(raw: string | number | boolean, rule: AnyRule): unknown {
+  // A JSON number is exact as it is: read as text, 1234.567 would be taken for thousands.
+  if (typeof raw === 'number' && rule.after === undefined && (rule.type === 'number' || rule.type === undefined)) return Number.isFinite(raw) ? raw : undefined
+  let text = String(raw)
+  if (rule.after !== undefined) {
+    const code = codeAfter(text, rule.after)
+    if (code === undefined) return undefined
+    text = code
+  }
+  return convert(text, rule.type, base)
+}
+
+/** What a rule reads from one element: the first of its `attr`s that gives a value (several through a `json` path with `[]`). */
+function readValues(context: Context, rule: AnyRule): unknown[] {
   const attrs = rule.attr === undefined ? ['html'] : typeof rule.attr === 'string' ? [rule.attr] : (rule.attr as string[])
   for (const attr of attrs) {
-    if (attr === 'text' && rule.type === 'number' && context !== null) {
+    if (attr === 'text' && rule.type === 'number' && rule.json === undefined && rule.after === undefined && context !== null) {
       const price = superscriptCents(context)
       const value = price && numberWithCents(price.whole, price.cents)
-      if (value !== undefined) return value
+      if (value !== undefined) return [value]
     }
     const raw = read(context, attr)
     if (raw === null) continue
-    const value = convert(raw, rule.type, base)
-    if (value !== undefined) return value
+    const values = (rule.json === undefined ? [raw] : jsonValues(raw, rule.json)).map((item) => valueOf(item, rule)).filter((value) => value !== undefined)
+    if (values.length) return values
   }
-  return undefined
+  // A buy button says the stock by its state even when its text names none: "Add to cart", greyed out.
+  const control = rule.type === 'availability' && context !== null ? availabilityOfControl(context) : undefined
+  return control === undefined ? [] : [control]
 }
 
 // A JSON-LD or meta rule reads the metadata inside its context, as a selector would: the whole page
 // at the top level, each match of the enclosing selectorAll in nested rules.
-function readMetadata(context: Context, rule: AnyRule): unknown {
+function readMetadata(context: Context, rule: AnyRule): unknown[] {
   const scope = context ?? document
-  if (rule.jsonld === undefined) {
-    for (const text of metaContents(scope, rule.meta!)) {
-      const value = convert(text, rule.type, base)
-      if (value !== undefined) return value
-    }
-    return undefined
-  }
-  const found = readJsonLd(scope, rule.jsonld)
-  // A JSON number is exact as it is: read as text, 1234.567 would be taken for thousands.
-  if (typeof found === 'number' && (rule.type === 'number' || rule.type === undefined)) return Number.isFinite(found) ? found : undefined
-  return found === undefined ? undefined : convert(String(found), rule.type, base)
+  const found = rule.jsonld === undefined ? metaContents(scope, rule.meta!) : readJsonLd(scope, rule.jsonld)
+  return found.map((item) => valueOf(item, rule)).filter((value) => value !== undefined)
+}
+
+/** A rule's values as its field holds them: reduced to one, a list for a rule that reads several, else the first. */
+function settle(values: unknown[], rule: AnyRule, list: boolean): unknown {
+  if (rule.reduce !== undefined) return reduceValues(values, rule.reduce)
+  return list ? values : values[0]
 }
 
 // undefined is a miss; so is a list with nothing in it, so the next fallback gets its turn.
 function evaluateRule(rule: AnyRule, context: Context): unknown {
-  if (rule.jsonld !== undefined || rule.meta !== undefined) return readMetadata(context, rule)
+  if (rule.jsonld !== undefined || rule.meta !== undefined) return settle(readMetadata(context, rule), rule, rule.jsonld !== undefined && readsEvery(rule.jsonld))
   const nested = rule.attr !== undefined && typeof rule.attr === 'object' && !Array.isArray(rule.attr) ? (rule.attr as AnyRules) : undefined
   if (rule.selectorAll !== undefined) {
     const matches = (context ?? document).querySelectorAll(rule.selectorAll)
     const values: unknown[] = []
     for (let index = 0; index < matches.length; index++) {
-      const value = nested ? evaluateFields(nested, matches[index]) : readValue(matches[index], rule)
-      if (value !== undefined) values.push(value)
+      if (nested) values.push(evaluateFields(nested, matches[index]))
+      else for (const value of readValues(matches[index], rule)) values.push(value)
     }
-    return values
+    return settle(values, rule, true)
   }
   let target = context
   if (rule.selector !== undefined) {
     target = (context ?? document).querySelector(rule.selector)
     if (target === null) return undefined
   }
-  return nested ? evaluateFields(nested, target) : readValue(target, rule)
+  return nested ? evaluateFields(nested, target) : settle(readValues(target, rule), rule, rule.json !== undefined && readsEvery(rule.json))
 }
 
 function evaluateFields(fields: AnyRules, context: Context): Record<string, unknown> {

@@ -16,6 +16,13 @@ export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
+/** The element's own text: its text children, not its descendants', whitespace collapsed. */
+export function ownText(element: Element): string {
+  let own = ''
+  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === 3) own += (child as Text).data
+  return collapse(own)
+}
+
 /**
  * `text` cut to `limit` characters with a bare `…`: for short labels and names, where the length mark
  * of `clip` in src/clip.ts would leave no room for the text itself.

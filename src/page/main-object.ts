@@ -1,0 +1,179 @@
+import { BUY_PHRASES } from './availability.ts'
+import { forgetJsonLd, readJsonLd } from './json-ld.ts'
+import { isChrome } from './main-content.ts'
+import { collapse, ownText } from './text.ts'
+
+// The block of a page that holds its one main object: a product's title, price, buy button and
+// codes, which large shops put after hundreds of menu, filter and banner elements. The outline
+// shows this block first and then what is nearest to it, so a cap cuts what is far from the
+// product, never the product. Read from markup and text only: saved and offline pages often lack
+// their style sheets, so what is hidden (a cart pop-up's headings) cannot be told by layout.
+
+/** Elements looked at on each side of the title for its price and buy button: they sit near it. */
+const SEARCH_AROUND_TITLE = 4_000
+/** A price's own text is short: "€ 1.299,00", "Was £40, now £25". */
+const PRICE_TEXT_CHARS = 40
+/** A buy button says a few words: "Add to basket", "In den Warenkorb". */
+const BUY_TEXT_CHARS = 60
+/** Candidates for the title weighed against the page's own name for its product. */
+const MAX_TITLE_CANDIDATES = 300
+/** A title shares at least this share of its words with the page's name for the product. */
+const TITLE_MATCH = 0.5
+/** An `<h1>` is the page's own heading: it wins over a breadcrumb's or a card's name that matches a little better. */
+const H1_BONUS = 0.2
+
+// A number beside a currency sign, code or word, either way round.
+const CURRENCY =
+  '(?:[€£$¥₹₽₴₸₩₺₪₫฿]|\\b(?:EUR|USD|GBP|CHF|PLN|CZK|HUF|RON|SEK|NOK|DKK|BRL|MXN|ARS|CLP|COP|PEN|INR|PKR|RUB|UAH|KZT|TRY|JPY|CNY|TWD|HKD|KRW|AUD|CAD|NZD|ZAR|BGN|ISK)\\b|zł|Kč|Ft|kr\\.?|lei|руб\\.?|грн\\.?|тг\\.?|лв\\.?|р\\.|元|円|원|Rs\\.?|R\\$|S/\\.?)'
+const PRICE = new RegExp(`${CURRENCY}\\s?\\d|\\d[\\d.,\\s\\u00a0\\u202f']*\\s?${CURRENCY}`, 'iu')
+// Ids, classes and test hooks of a buy button or its box, in the names shops give them.
+const BUY_HOOK = /add[-_ ]?to[-_ ]?(cart|basket|bag|trolley)|addtocart|buy[-_ ]?(now|button|box)|purchase/i
+const TITLE_HOOK = /product[-_]?(title|name)|item[-_]?(title|name)/i
+const buyWords = BUY_PHRASES.map((phrase) => phrase.toLowerCase())
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+}
+
+/** What the page itself calls its product: its Open Graph title, JSON-LD product name and document title. */
+function productNames(): string[][] {
+  const names = [document.title]
+  for (const meta of Array.from(document.querySelectorAll('meta[property="og:title"], meta[name="twitter:title"]'))) names.push(meta.getAttribute('content') ?? '')
+  try {
+    for (const name of readJsonLd(document, 'Product.name')) names.push(String(name))
+  } finally {
+    forgetJsonLd()
+  }
+  return names.map(words).filter((list) => list.length > 0)
+}
+
+/** Share of the candidate's words found in the nearest of the page's names (whole texts, for scripts without spaces). */
+function nameMatch(candidate: string, names: readonly string[][]): number {
+  const own = words(candidate)
+  if (own.length === 0) return 0
+  let best = 0
+  for (const name of names) {
+    const set = new Set(name)
+    const joined = name.join(' ')
+    const found = own.filter((word) => set.has(word) || (word.length >= 4 && joined.includes(word))).length
+    best = Math.max(best, found / own.length)
+  }
+  return best
+}
+
+function outsideChrome(element: Element): boolean {
+  for (let node: Element | null = element; node; node = node.parentElement) if (isChrome(node)) return false
+  return true
+}
+
+/**
+ * The page's title: of its `<h1>`s and elements marked as a product's name, the one whose words
+ * are most of the page's own name for its product (an `<h1>` preferred); else its first `<h1>`
+ * outside page chrome.
+ */
+function titleOf(body: Element): Element | undefined {
+  const candidates = Array.from(body.querySelectorAll('h1, [itemprop="name"], [id], [class], [data-testid]'))
+    .filter((element) => element.localName === 'h1' || element.getAttribute('itemprop') === 'name' || TITLE_HOOK.test(`${element.id} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''}`))
+    .filter((element) => collapse(element.textContent ?? '').length > 0)
+    .slice(0, MAX_TITLE_CANDIDATES)
+  const names = productNames()
+  let best: { element: Element; score: number } | undefined
+  for (const element of candidates) {
+    const score = nameMatch(element.textContent ?? '', names) + (element.localName === 'h1' ? H1_BONUS : 0)
+    if (score >= TITLE_MATCH && (!best || score > best.score)) best = { element, score }
+  }
+  return best?.element ?? candidates.find((element) => element.localName === 'h1' && outsideChrome(element))
+}
+
+/** Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`. */
+export function looksLikePrice(element: Element): boolean {
+  if (element.getAttribute('itemprop') === 'price') return true
+  const text = shortText(element, PRICE_TEXT_CHARS)
+  return text !== undefined && text.length > 0 && /\d/.test(ownText(element) || text) && PRICE.test(text)
+}
+
+/** Nodes read for a short text: a price or a button is a few elements; a block around them is not read through. */
+const SHORT_TEXT_NODES = 24
+
+/**
+ * The element's text, whitespace collapsed, when it is at most `maxChars` long and within a few
+ * nodes; undefined for anything longer. Read only that far: testing every element of a large page
+ * by its whole text would read the page once per level of nesting.
+ */
+function shortText(element: Element, maxChars: number): string | undefined {
+  let text = ''
+  let nodes = 0
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (++nodes > SHORT_TEXT_NODES) return undefined
+    if (node.nodeType === 3) {
+      text += (node as Text).data
+      if (text.length > maxChars * 4 && collapse(text).length > maxChars) return undefined
+    }
+  }
+  const collapsed = collapse(text)
+  return collapsed.length <= maxChars ? collapsed : undefined
+}
+
+/** Whether the element is a buy button or its box: by the names shops give them, or a button's buy words. */
+export function looksLikeBuyButton(element: Element): boolean {
+  const hooks = `${element.id} ${element.getAttribute('name') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''} ${element.getAttribute('data-qa') ?? ''}`
+  if (BUY_HOOK.test(hooks)) return true
+  const tag = element.localName
+  const input = tag === 'input' && /^(submit|button|image)$/i.test(element.getAttribute('type') ?? '')
+  if (!(tag === 'button' || input || tag === 'a' || element.getAttribute('role') === 'button')) return false
+  const own = shortText(element, BUY_TEXT_CHARS)
+  if (own === undefined) return false
+  const text = collapse(`${own} ${element.getAttribute('value') ?? ''} ${element.getAttribute('aria-label') ?? ''}`).toLowerCase()
+  return text.length <= BUY_TEXT_CHARS && buyWords.some((word) => text.includes(word))
+}
+
+/** The element nearest to `start` in document order, after it or before it, that passes `test`; one after wins at up to twice the distance. */
+function nearest(body: Element, start: Element, test: (element: Element) => boolean): Element | undefined {
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_ELEMENT)
+  const find = (step: () => Node | null): { element: Element; distance: number } | undefined => {
+    walker.currentNode = start
+    for (let distance = 1, node = step(); node && distance <= SEARCH_AROUND_TITLE; node = step(), distance++) {
+      // Inside the title is not beside it; an ancestor of it holds everything.
+      if (!start.contains(node) && !node.contains(start) && test(node as Element)) return { element: node as Element, distance }
+    }
+    return undefined
+  }
+  const after = find(() => walker.nextNode())
+  const before = find(() => walker.previousNode())
+  if (!after || !before) return (after ?? before)?.element
+  return after.distance <= 2 * before.distance ? after.element : before.element
+}
+
+function commonAncestor(elements: readonly Element[]): Element {
+  let ancestor = elements[0]!
+  for (const element of elements.slice(1)) while (!ancestor.contains(element)) ancestor = ancestor.parentElement!
+  return ancestor
+}
+
+export interface MainObject {
+  /** The smallest element holding the title and the price and buy button found. */
+  block: Element
+  /** The title, price and buy button found. */
+  anchors: Element[]
+}
+
+/**
+ * The smallest element holding the page's title and the price and buy button nearest to it, when
+ * it has a title and one of them, and that element is not the whole body (else the title and the
+ * nearer of the two). Undefined on pages without one main object (a list, a home page, an
+ * article), which are outlined by their main content.
+ */
+export function findMainObject(body: Element): MainObject | undefined {
+  const title = titleOf(body)
+  if (!title) return undefined
+  const price = nearest(body, title, looksLikePrice)
+  const buy = nearest(body, title, looksLikeBuyButton)
+  for (const group of [[title, price, buy], [title, price], [title, buy]]) {
+    const anchors = group.filter((element): element is Element => element !== undefined)
+    if (anchors.length < 2) continue
+    const block = commonAncestor(anchors)
+    if (block !== body && block !== document.documentElement) return { block, anchors }
+  }
+  return undefined
+}

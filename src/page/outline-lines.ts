@@ -1,0 +1,62 @@
+import { availabilityOfText } from './availability.ts'
+import { hasCodeLabel } from './codes.ts'
+import { isGeneratedName } from './generated-names.ts'
+import { looksLikeBuyButton, looksLikePrice } from './main-object.ts'
+import { ownText, shorten } from './text.ts'
+
+// One element's line in the outline, and what the line is worth: whether it says something of a
+// product (a price, a stock line, a code, a buy button) that the outline keeps before anything else.
+
+// Elements, not text: a select's options are outlined, unlike in read text. A `<meta>` in the body
+// (itemprop microdata) is outlined: its content is often the price.
+export const SKIPPED: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template', 'link'])
+// Attributes besides id, class and data-* that tell a model what an element is or holds.
+const SHOWN = ['role', 'aria-label', 'name', 'type', 'itemprop', 'href', 'src', 'alt', 'title', 'placeholder', 'datetime', 'content', 'for', 'value', 'disabled']
+// Microdata and data attributes that hold a product's values.
+const PRODUCT_ITEMPROPS = new Set(['price', 'pricecurrency', 'lowprice', 'sku', 'gtin', 'gtin8', 'gtin12', 'gtin13', 'gtin14', 'mpn', 'productid', 'availability'])
+const PRODUCT_DATA = /^data-.*(sku|gtin|ean|mpn|product-?id|item-?id|price|availability|stock)/i
+/** A stock line is short; a longer text is a description that mentions stock. */
+const STOCK_LINE_CHARS = 200
+
+/** `tag#id.class`, generated ids and class names left out: a rule built on them breaks at the next build. */
+export function nameOf(element: Element): string {
+  let name = element.localName
+  if (element.id && !isGeneratedName(element.id)) name += `#${element.id}`
+  const classes = typeof element.className === 'string' ? element.className : (element.getAttribute('class') ?? '')
+  for (const token of classes.split(/\s+/)) if (token && !isGeneratedName(token)) name += `.${token}`
+  return name
+}
+
+/** The element's line without its depth: name, shown attributes, own text, values clipped. */
+export function label(element: Element, textChars: number): string {
+  let line = nameOf(element)
+  for (const attribute of Array.from(element.attributes)) {
+    const name = attribute.name
+    if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shorten(attribute.value, textChars + 1))}]`
+  }
+  const own = ownText(element)
+  if (own) line += ` ${JSON.stringify(shorten(own, textChars + 1))}`
+  return line
+}
+
+// Same tag, same classes, same children (by tag and classes): one of a run of list items or cards.
+export function shape(element: Element): string {
+  let key = nameOf(element) + '>'
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) key += `${nameOf(child)},`
+  return key
+}
+
+/** Whether the line says something besides its tag and classes: attributes it shows, or text. */
+export function informative(element: Element, line: string): boolean {
+  return line !== nameOf(element)
+}
+
+/** Whether the element holds a value of a product: a price, a stock line, a code, a buy button. */
+export function productSignal(element: Element): boolean {
+  const itemprop = element.getAttribute('itemprop')?.toLowerCase()
+  if (itemprop && PRODUCT_ITEMPROPS.has(itemprop)) return true
+  for (const attribute of Array.from(element.attributes)) if (PRODUCT_DATA.test(attribute.name)) return true
+  if (looksLikePrice(element) || looksLikeBuyButton(element)) return true
+  const own = ownText(element)
+  return own.length > 0 && own.length <= STOCK_LINE_CHARS && (availabilityOfText(own) !== undefined || hasCodeLabel(own))
+}
