@@ -40,3 +40,36 @@ test('your jsonld and meta rules need no model; the model may answer your fields
   })
   t.notThrows(() => validateRules(merged))
 })
+
+test('a model may give a field fallbacks and the readings json, after and reduce; your type and attr still win', (t) => {
+  const reply = modelReplySchema.parse({
+    rules: {
+      price: [
+        { jsonld: 'Product.offers[].price', reduce: 'min' },
+        { selector: '.price', type: 'string' },
+      ],
+      sku: { selector: '[data-product]', attr: 'data-product', json: 'sku', after: null, reduce: null },
+      code: { selector: '.code', after: 'Item no.' },
+    },
+  })
+  const merged = mergeRules({ price: { type: 'number' }, sku: { type: 'code' }, code: { attr: 'text' } }, reply.rules)
+  t.deepEqual(merged, {
+    price: [
+      { jsonld: 'Product.offers[].price', type: 'number', reduce: 'min' },
+      { selector: '.price', attr: 'text', type: 'number' },
+    ],
+    sku: { selector: '[data-product]', attr: 'data-product', type: 'code', json: 'sku' },
+    code: { selector: '.code', attr: 'text', after: 'Item no.' },
+  })
+  t.notThrows(() => validateRules(merged))
+  t.deepEqual(fromModelRules(reply.rules).price, [
+    { jsonld: 'Product.offers[].price', reduce: 'min' },
+    { selector: '.price', attr: 'text', type: 'string' },
+  ])
+})
+
+test('a reply with more than four fallbacks for a field, or an unknown reduce, is refused', (t) => {
+  t.false(modelReplySchema.safeParse({ rules: { price: Array.from({ length: 5 }, () => ({ selector: '.p' })) } }).success)
+  t.false(modelReplySchema.safeParse({ rules: { price: { selector: '.p', reduce: 'sum' } } }).success)
+  t.false(modelReplySchema.safeParse({ rules: { price: [] } }).success)
+})

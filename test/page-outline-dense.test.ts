@@ -4,7 +4,8 @@ import { isGeneratedName } from '../src/page/generated-names.ts'
 import { BIG_PRODUCT_PAGE } from './fixtures/outline/big-product-page.ts'
 import { callInDom, makeDom } from './helpers/jsdom.ts'
 
-// Item 8 of issue 15: the outline is dense, shows the main content first and includes the metadata.
+// Item 8 of issue 15 and item 1 of issue 28: the outline is dense, shows the main object (or the main
+// content) first, keeps a product's lines within its bound and includes the metadata.
 
 const ONCE = { ...OUTLINE_LIMITS, maxWaitMs: 0 }
 
@@ -24,9 +25,10 @@ function textShare(text: string): number {
   return chars / text.length
 }
 
-const TITLE = '2 h1.product-title[itemprop="name"] "Trail Runner Pro"'
-const PRICE = '3 span.price[data-testid="price"] "89,90 €"'
-const ADD_TO_CART = '2 button.add-to-cart[type="button"][data-testid="add-to-cart"] "Add to cart"'
+const TITLE = '1 h1.product-title[itemprop="name"] "Trail Runner Pro"'
+const PRICE = '2 span.price[data-testid="price"] "89,90 €"'
+const ADD_TO_CART = '1 button.add-to-cart[type="button"][data-testid="add-to-cart"] "Add to cart"'
+const MAIN_OBJECT = 'Main object (the title, price and buy button of the page):'
 
 test('a large product page: title, price and add-to-cart are in the outline, within the bound', async (t) => {
   const { outline: text } = await outline(BIG_PRODUCT_PAGE)
@@ -41,14 +43,28 @@ test('a large product page: title, price and add-to-cart are in the outline, wit
   t.false(text.includes('path'))
 })
 
-test('the main content comes before the header, so a tight cap still holds the product', async (t) => {
+test('the main object comes first and a tight bound leaves out the menus, not the product', async (t) => {
   const { outline: text } = await outline(BIG_PRODUCT_PAGE, { ...ONCE, maxChars: 3_000 })
   const lines = text.split('\n')
   t.true(text.length <= 3_000)
-  t.true(text.endsWith('… (outline cut at 3000 characters)'))
+  t.true(text.endsWith('(lines marked "…" were left out to keep the outline within 3000 characters)'))
   for (const line of [TITLE, PRICE, ADD_TO_CART]) t.true(lines.includes(line), line)
-  t.true(lines.indexOf('Main content:') < lines.indexOf(TITLE))
-  t.is(lines[lines.indexOf('Main content:') + 1], '0 section.product')
+  t.is(lines[lines.indexOf(MAIN_OBJECT) + 1], '0 div')
+  t.true(lines.indexOf(MAIN_OBJECT) < lines.indexOf(TITLE))
+  t.false(text.includes('Item 3'), "the header's menu items were left out")
+})
+
+test("the product's lines are kept before the rest of its block", async (t) => {
+  // The title, price and buy button sit after a long description in the same block.
+  const description = Array.from({ length: 60 }, (_, i) => `<p class="d${i}">Paragraph ${i} about the product, long enough to fill the outline quickly.</p>`).join('')
+  const html =
+    '<title>Kettle</title><div class="page"><div class="product"><div class="text">' + description + '</div>' +
+    '<h1>Kettle</h1><span class="price">€ 29,99</span><p class="stock">In stock</p><p class="code">SKU: K-100</p><button class="buy">Add to cart</button></div><footer>Footer</footer></div>'
+  const lines = (await outline(html, { ...ONCE, maxChars: 1_500 })).outline.split('\n')
+  for (const line of ['1 h1 "Kettle"', '1 span.price "€ 29,99"', '1 p.stock "In stock"', '1 p.code "SKU: K-100"', '1 button.buy "Add to cart"']) t.true(lines.includes(line), line)
+  t.true(lines.includes('2 p.d0 "Paragraph 0 about the product, long enough to fill the outline quickly."'), 'the nearest lines fill what is left')
+  t.false(lines.includes('2 p.d59 "Paragraph 59 about the product, long enough to fill the outline quickly."'))
+  t.true(lines.includes('2 …'))
 })
 
 test('the metadata: <meta> tags and JSON-LD values by type and path', async (t) => {
@@ -62,29 +78,39 @@ test('the metadata: <meta> tags and JSON-LD values by type and path', async (t) 
     'json-ld Product.name = "Trail Runner Pro"',
     'json-ld Product.brand.name = "Peak"',
     'json-ld Product.offers.price = 89.9',
-    'json-ld BreadcrumbList.itemListElement[1].name = "Trail"',
+    'json-ld BreadcrumbList.itemListElement[].name = "Shoes", "Trail"',
   ]) {
     t.true(lines.includes(line), line)
   }
-  t.true(lines.indexOf('json-ld Product.offers.price = 89.9') < lines.indexOf('Main content:'))
+  t.true(lines.indexOf('json-ld Product.offers.price = 89.9') < lines.indexOf(MAIN_OBJECT))
   t.false(text.includes('@context'))
 })
 
-test('the metadata is bounded: values clipped, at most 40 meta and 80 JSON-LD lines, broken JSON-LD skipped', async (t) => {
+test('the metadata is bounded: values clipped, at most 40 meta and 80 JSON-LD paths, broken JSON-LD skipped', async (t) => {
   const metas = Array.from({ length: 100 }, (_, i) => `<meta name="k${i}" content="${'v'.repeat(200)}">`).join('')
-  const offers = Array.from({ length: 100 }, (_, i) => ({ '@type': 'Offer', price: i }))
+  const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, i]))
   const html =
     `<head>${metas}<script type="application/ld+json">{ broken</script>` +
-    `<script type="application/ld+json">${JSON.stringify([{ '@type': ['Product', 'Thing'], offers }])}</script></head><body><p>Hello</p></body>`
+    `<script type="application/ld+json">${JSON.stringify([{ '@type': ['Product', 'Thing'], ...properties }])}</script></head><body><p>Hello</p></body>`
   const lines = (await outline(html)).outline.split('\n')
   const meta = lines.filter((line) => line.startsWith('meta '))
   t.is(meta.length, 40)
   t.is(meta[0], `meta k0 = "${'v'.repeat(80)}…"`)
   const jsonLd = lines.filter((line) => line.startsWith('json-ld '))
   t.is(jsonLd.length, 80)
-  t.is(jsonLd[0], 'json-ld Product.offers[0].price = 0')
+  t.is(jsonLd[0], 'json-ld Product.p0 = 0')
   t.true(lines.includes('Page:'))
   t.true(lines.includes('0 body > p "Hello"'))
+})
+
+test("a list's items share a line per path, with their different values and how many there are", async (t) => {
+  const offers = Array.from({ length: 12 }, (_, i) => ({ '@type': 'Offer', price: i % 2 ? '99.99' : '74.95', availability: 'https://schema.org/InStock', sku: `S-${i}` }))
+  const lines = (await outline(`<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', offers })}</script><p>Hello</p>`)).outline.split('\n')
+  t.deepEqual(lines.filter((line) => line.startsWith('json-ld ')), [
+    'json-ld Product.offers[].price = "74.95", "99.99" (12 items)',
+    'json-ld Product.offers[].availability = "https://schema.org/InStock" (12 items)',
+    'json-ld Product.offers[].sku = "S-0", "S-1", "S-2", "S-3" (12 items)',
+  ])
 })
 
 test('a <main> after the header is outlined first; the rest of the page follows with a line where it was', async (t) => {

@@ -2,7 +2,7 @@ import { availabilityOfText } from './availability.ts'
 import { hasCodeLabel } from './codes.ts'
 import { isGeneratedName } from './generated-names.ts'
 import { looksLikeBuyButton, looksLikePrice } from './main-object.ts'
-import { ownText, shorten } from './text.ts'
+import { ownText, shorten, shortenValue } from './text.ts'
 
 // One element's line in the outline, and what the line is worth: whether it says something of a
 // product (a price, a stock line, a code, a buy button) that the outline keeps before anything else.
@@ -32,7 +32,7 @@ export function label(element: Element, textChars: number): string {
   let line = nameOf(element)
   for (const attribute of Array.from(element.attributes)) {
     const name = attribute.name
-    if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shorten(attribute.value, textChars + 1))}]`
+    if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shortenValue(attribute.value, textChars + 1))}]`
   }
   const own = ownText(element)
   if (own) line += ` ${JSON.stringify(shorten(own, textChars + 1))}`

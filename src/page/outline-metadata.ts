@@ -1,4 +1,4 @@
-import { collapse, shorten } from './text.ts'
+import { collapse, shorten, shortenValue } from './text.ts'
 
 // What a page states about itself outside its visible body: `<meta>` tags (Open Graph, product
 // prices, itemprop) and JSON-LD, which often hold the true price or title. The outline lists them as
@@ -6,6 +6,8 @@ import { collapse, shorten } from './text.ts'
 
 // A page states a few dozen of each at most; more are repeats (alternate-locale tags, long offer lists).
 const MAX_META = 40
+// Tags of one name beyond the first few are the microdata of a list (each related product's url).
+const MAX_META_PER_NAME = 3
 const MAX_JSON_LD = 80
 // Deeper JSON-LD is nested reviews or item lists, rarely what an instruction asks for.
 const MAX_JSON_LD_DEPTH = 5
@@ -13,12 +15,16 @@ const MAX_JSON_LD_DEPTH = 5
 /** Lines for the `<meta>` tags with a key (property, name or itemprop) and content, in document order. */
 function metaLines(textChars: number): string[] {
   const lines: string[] = []
+  const perName = new Map<string, number>()
   for (const meta of Array.from(document.querySelectorAll('meta[content]'))) {
     const key = meta.getAttribute('property') || meta.getAttribute('name') || meta.getAttribute('itemprop')
     const content = collapse(meta.getAttribute('content') ?? '')
     if (!key || !content) continue
+    const seen = (perName.get(key) ?? 0) + 1
+    perName.set(key, seen)
+    if (seen > MAX_META_PER_NAME) continue
     if (lines.length === MAX_META) break
-    lines.push(`meta ${shorten(key, textChars + 1)} = ${JSON.stringify(shorten(content, textChars + 1))}`)
+    lines.push(`meta ${shorten(key, textChars + 1)} = ${JSON.stringify(shortenValue(content, textChars + 1))}`)
   }
   return lines
 }
@@ -81,7 +87,7 @@ function jsonLdLines(textChars: number): string[] {
       return
     }
     if (value === null || value === '') return
-    const shown = typeof value === 'string' ? JSON.stringify(shorten(collapse(value), textChars + 1)) : String(value)
+    const shown = typeof value === 'string' ? JSON.stringify(shortenValue(collapse(value), textChars + 1)) : String(value)
     const entry = paths.get(path) ?? { shown: [], count: 0 }
     entry.count += 1
     if (entry.shown.length < LIST_VALUES_SHOWN && !entry.shown.includes(shown)) entry.shown.push(shown)

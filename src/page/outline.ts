@@ -116,9 +116,12 @@ function take(limits: OutlineLimits): string {
     near = false
     heading('Around it, nearest first (each block holds the one above; its other children follow):')
     for (let inner = object.block, outer = object.block.parentElement; outer && inner !== body; inner = outer, outer = outer.parentElement) {
+      // A wrapper around the block alone adds nothing to what is around it.
+      const others = nearestFirst(outlined(outer), inner)
+      if (others.length === 0) continue
       const index = add(`0 ${label(outer, limits.textChars)}`, 0, -1, TIER.near)
       if (index === -1) break
-      walkChildren(nearestFirst(outlined(outer), inner), 1, index)
+      walkChildren(others, 1, index)
     }
   } else {
     const main = body ? findMainContent(body, SKIPPED) : undefined

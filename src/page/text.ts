@@ -31,6 +31,18 @@ export function shorten(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text
 }
 
+/** Characters kept from a long URL's end: its last path segment, where shops put the item's number. */
+const URL_END = 32
+
+/**
+ * `shorten` for values that may be URLs: a long URL keeps its start and its end, with `…` between,
+ * so the code in its last segment ("…/itm/293565036718") stays readable.
+ */
+export function shortenValue(text: string, limit: number): string {
+  if (text.length <= limit || !/^(https?:)?\/\S+$/.test(text)) return shorten(text, limit)
+  return `${text.slice(0, limit - URL_END - 1)}…${text.slice(-URL_END)}`
+}
+
 export function hash(text: string): string {
   let h = 0x811c9dc5
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
