@@ -34,10 +34,10 @@ test("the title is the heading that names the page's product, not the first <h1>
   t.deepEqual(block(lines), ['0 div.product', '1 h1.title "Steel Kettle 1.7 l"', '1 span.price "€ 29,99"', '1 button.buy "Add to basket"'])
 })
 
-test('a price just before the title counts as its own; the rest of the page follows, nearest first', async (t) => {
+test('a price just before the title counts as its own; the rest of the page follows, nearest first, wrappers of the block alone left out', async (t) => {
   const lines = await outline(
     '<meta property="og:title" content="Suzuki Alto 2010"><div id="page"><header><a href="/">Home</a></header><div class="ad">' +
-      '<section class="head"><span class="price">Rs 635,000</span><h1>Suzuki Alto 2010</h1></section><section class="seller"><p>Seller: Raza</p></section></div><footer>Footer</footer></div>',
+      '<div class="wrap"><section class="head"><span class="price">Rs 635,000</span><h1>Suzuki Alto 2010</h1></section></div><section class="seller"><p>Seller: Raza</p></section></div><footer>Footer</footer></div>',
   )
   t.deepEqual(block(lines), ['0 section.head', '1 span.price "Rs 635,000"', '1 h1 "Suzuki Alto 2010"'])
   const around = lines.slice(lines.indexOf('Around it, nearest first (each block holds the one above; its other children follow):') + 1)

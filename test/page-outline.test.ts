@@ -47,6 +47,13 @@ test('outline: text and attribute values are clipped at 80 characters', async (t
   t.is(result.outline, `0 body > p[data-note="${'x'.repeat(80)}…"] "${'x'.repeat(80)}…"`)
 })
 
+test('outline: a long URL keeps its start and its end, where an item number is', async (t) => {
+  const href = `https://shop.example/p/${'long-product-name-'.repeat(8)}293565036718`
+  const result = await outline(`<a href="${href}">Item</a>`)
+  t.regex(result.outline, /\[href="https:\/\/shop\.example\/p\/long-product-name-[^"]*…[^"]*-293565036718"\]/)
+  t.true(result.outline.length < href.length + 40)
+})
+
 test('outline: of similar siblings the first three are shown and the rest counted', async (t) => {
   const result = await outline(`<ul>${items(10)}<li class="other">Different</li></ul>`)
   const lines = result.outline.split('\n')

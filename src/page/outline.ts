@@ -75,6 +75,8 @@ function take(limits: OutlineLimits): string {
   const heading = (text: string) => add(text, 0, -1, TIER.signal)
   // Whether the walk is inside the main block (its lines are near) or around it.
   let near = true
+  // The main object's title, price and buy button: kept first, whatever their markup.
+  let anchors: ReadonlySet<Element> = new Set()
   // Elements outlined in another section: one line here saying where.
   const elsewhere = new Map<Element, string>()
   const walk = (element: Element, depth: number, parent: number, prefix = '') => {
@@ -85,7 +87,7 @@ function take(limits: OutlineLimits): string {
     const children = element.localName === 'svg' ? [] : outlined(element)
     // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
     if (line === element.localName && children.length === 1) return walk(children[0]!, depth, parent, `${prefix}${line} > `)
-    const tier = productSignal(element) ? (near ? TIER.signal : TIER.near) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
+    const tier = anchors.has(element) || productSignal(element) ? (near ? TIER.signal : TIER.near) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
     const index = add(`${depth} ${prefix}${line}`, depth, parent, tier)
     if (index !== -1) walkChildren(children, depth + 1, index)
   }
@@ -111,6 +113,7 @@ function take(limits: OutlineLimits): string {
   const body = document.body ?? document.documentElement
   const object = body ? findMainObject(body) : undefined
   if (body && object) {
+    anchors = new Set(object.anchors)
     heading('Main object (the title, price and buy button of the page):')
     walk(object.block, 0, -1)
     near = false
