@@ -51,16 +51,31 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 }
 
-/** A folded phrase as a pattern: `#` is a number, and a phrase edge that is a spaced word's letter sits at a word boundary. */
-function phrasePattern(phrase: string): string {
-  const edge = (char: string) => WORDLIKE.test(char) && !UNSPACED.test(char)
-  const body = phrase.split('#').map(escape).join('\\d+')
-  return `${edge(phrase[0]) ? '(?<![\\p{L}\\p{N}])' : ''}${body}${edge(phrase[phrase.length - 1]) ? '(?![\\p{L}\\p{N}])' : ''}`
+const edge = (char: string | undefined) => char !== undefined && WORDLIKE.test(char) && !UNSPACED.test(char)
+const BEFORE = '(?<![\\p{L}\\p{N}])'
+const AFTER = '(?![\\p{L}\\p{N}])'
+
+/** A folded phrase as a pattern, without its edges: `#` is a number. */
+function phraseBody(phrase: string): string {
+  return phrase.split('#').map(escape).join('\\d+')
 }
 
-/** One alternation, longest phrase first, so that at a position the longer phrase ("not in stock") wins. */
+/**
+ * One alternation, longest phrase first, so that at a position the longer phrase ("not in stock")
+ * wins. A phrase edge that is a spaced word's letter sits at a word boundary; phrases are grouped by
+ * their edges so that each boundary is written once per group, not once per phrase: hundreds of
+ * Unicode classes made the pattern take half a second to compile in the page.
+ */
 function alternation(phrases: readonly string[]): string {
-  return [...new Set(phrases)].sort((a, b) => b.length - a.length).map(phrasePattern).join('|')
+  const groups = new Map<string, string[]>()
+  for (const phrase of [...new Set(phrases)].sort((a, b) => b.length - a.length)) {
+    const key = `${edge(phrase[0]) ? BEFORE : ''}|${edge(phrase[phrase.length - 1]) ? AFTER : ''}`
+    groups.set(key, [...(groups.get(key) ?? []), phraseBody(phrase)])
+  }
+  return Array.from(groups, ([key, bodies]) => {
+    const [before, after] = key.split('|')
+    return `${before}(?:${bodies.join('|')})${after}`
+  }).join('|')
 }
 
 const PHRASES: Record<Availability, readonly string[]> = STOCK_PHRASES

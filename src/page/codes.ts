@@ -54,18 +54,26 @@ function needsBoundary(char: string): boolean {
   return ALNUM.test(char) && !UNSPACED.test(char)
 }
 
-function labelPattern(label: string): string {
-  const body = escape(label).replace(/ /g, '\\s*')
-  return `${needsBoundary(label[0]) ? '(?<![\\p{L}\\p{N}])' : ''}${body}${needsBoundary(label[label.length - 1]) ? '(?![\\p{L}\\p{N}])' : ''}`
+/**
+ * The labels as one alternation, longest first, grouped by their word edges so that each boundary
+ * is written once per group: a boundary per label made the pattern slow to compile in the page.
+ */
+function labelAlternation(labels: readonly string[]): string {
+  const groups = new Map<string, string[]>()
+  for (const label of [...labels].sort((a, b) => b.length - a.length)) {
+    const key = `${needsBoundary(label[0]!) ? 'b' : ''}|${needsBoundary(label[label.length - 1]!) ? 'a' : ''}`
+    groups.set(key, [...(groups.get(key) ?? []), escape(label).replace(/ /g, '\\s*')])
+  }
+  return Array.from(groups, ([key, bodies]) => {
+    const [before, after] = key.split('|')
+    return `${before ? '(?<![\\p{L}\\p{N}])' : ''}(?:${bodies.join('|')})${after ? '(?![\\p{L}\\p{N}])' : ''}`
+  }).join('|')
 }
 
-const LABELLED = new RegExp(
-  `(?:${[...LABELS].sort((a, b) => b.length - a.length).map(labelPattern).join('|')})${SEPARATORS}(${TOKEN})`,
-  'giu',
-)
+const LABELLED = new RegExp(`(?:${labelAlternation(LABELS)})${SEPARATORS}(${TOKEN})`, 'giu')
 
 // "Item" alone labels a code only right before one (LABELLED): in a line of its own it is any item.
-const LABEL_WORD = new RegExp(`(?:${LABELS.filter((label) => label !== 'item').map(labelPattern).join('|')})`, 'iu')
+const LABEL_WORD = new RegExp(`(?:${labelAlternation(LABELS.filter((label) => label !== 'item'))})`, 'iu')
 
 /** Full-width forms as ASCII ("：", "Ｍ６"), № as # (NFKC would spell it "No"), whitespace collapsed. */
 function prepare(text: string): string {

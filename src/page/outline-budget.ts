@@ -1,6 +1,6 @@
 // Which lines of an outline fit its bound. Lines are kept by what they are worth, not by where they
-// come: first those that say what a product is (its title, price, stock, codes, buy button), then
-// the rest of the main block, then what is around it, nearest first. A kept line keeps the lines of
+// come: first those that say what a product is (its title, price, stock, codes, buy button), in its
+// block and then around it, then the rest of the main block, then what is around it, nearest first. A kept line keeps the lines of
 // the elements that hold it, so every line still shows where it sits; a run of lines left out
 // becomes one "…" line at their depth.
 

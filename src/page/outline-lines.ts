@@ -2,7 +2,7 @@ import { availabilityOfText } from './availability.ts'
 import { hasCodeLabel } from './codes.ts'
 import { isGeneratedName } from './generated-names.ts'
 import { looksLikeBuyButton, looksLikePrice } from './main-object.ts'
-import { ownText, shorten, shortenValue } from './text.ts'
+import { collapse, ownText, shorten, shortenValue } from './text.ts'
 
 // One element's line in the outline, and what the line is worth: whether it says something of a
 // product (a price, a stock line, a code, a buy button) that the outline keeps before anything else.
@@ -15,6 +15,8 @@ const SHOWN = ['role', 'aria-label', 'name', 'type', 'itemprop', 'href', 'src', 
 // Microdata and data attributes that hold a product's values.
 const PRODUCT_ITEMPROPS = new Set(['price', 'pricecurrency', 'lowprice', 'sku', 'gtin', 'gtin8', 'gtin12', 'gtin13', 'gtin14', 'mpn', 'productid', 'availability'])
 const PRODUCT_DATA = /^data-.*(sku|gtin|ean|mpn|product-?id|item-?id|price|availability|stock)/i
+/** A label beside a value is a few words: "eBay item number:", "Art.-Nr.". */
+const LABEL_CHARS = 40
 /** A stock line is short; a longer text is a description that mentions stock. */
 const STOCK_LINE_CHARS = 200
 
@@ -58,5 +60,13 @@ export function productSignal(element: Element): boolean {
   for (const attribute of Array.from(element.attributes)) if (PRODUCT_DATA.test(attribute.name)) return true
   if (looksLikePrice(element) || looksLikeBuyButton(element)) return true
   const own = ownText(element)
-  return own.length > 0 && own.length <= STOCK_LINE_CHARS && (availabilityOfText(own) !== undefined || hasCodeLabel(own))
+  if (own.length === 0 || own.length > STOCK_LINE_CHARS) return false
+  return availabilityOfText(own) !== undefined || hasCodeLabel(own) || labelledBefore(element)
+}
+
+/** A value whose label stands just before it: "SKU:" in the previous element or in the parent's own text. */
+function labelledBefore(element: Element): boolean {
+  const previous = element.previousElementSibling
+  const label = previous ? ownText(previous) || collapse(previous.textContent ?? '') : element.parentElement ? ownText(element.parentElement) : ''
+  return label.length > 0 && label.length <= LABEL_CHARS && hasCodeLabel(label)
 }

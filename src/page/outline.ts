@@ -36,7 +36,7 @@ export interface OutlineLimits {
 const RAW_LINES_FACTOR = 8
 
 /** What a line is worth (lower is kept first): see src/page/outline-budget.ts. */
-const TIER = { signal: 0, near: 1, far: 2, bare: 3 } as const
+const TIER = { signal: 0, signalAround: 1, near: 2, far: 3, bare: 4 } as const
 // Metadata that names the product or its offer, kept with the product's own lines.
 const PRODUCT_META = /price|currency|availability|sku|gtin|mpn|product|brand|title|url/i
 
@@ -87,7 +87,7 @@ function take(limits: OutlineLimits): string {
     const children = element.localName === 'svg' ? [] : outlined(element)
     // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
     if (line === element.localName && children.length === 1) return walk(children[0]!, depth, parent, `${prefix}${line} > `)
-    const tier = anchors.has(element) || productSignal(element) ? (near ? TIER.signal : TIER.near) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
+    const tier = anchors.has(element) || productSignal(element) ? (near ? TIER.signal : TIER.signalAround) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
     const index = add(`${depth} ${prefix}${line}`, depth, parent, tier)
     if (index !== -1) walkChildren(children, depth + 1, index)
   }
