@@ -1,4 +1,5 @@
 import { attr, inputType } from './dom.ts'
+import { once } from './lazy.ts'
 import { BUY_PHRASES, NEGATIONS, STOCK_PHRASES } from './stock-words.ts'
 
 // A product's availability as the rules engine reads it: from a schema.org value, from a stock line
@@ -79,11 +80,16 @@ function alternation(phrases: readonly string[]): string {
 }
 
 const PHRASES: Record<Availability, readonly string[]> = STOCK_PHRASES
-const STOCK_OF = new Map<string, Availability>()
-for (const availability of AVAILABILITIES) for (const phrase of PHRASES[availability]) STOCK_OF.set(simplify(phrase), availability)
-const STOCK = new RegExp(alternation([...STOCK_OF.keys()]), 'gu')
-const BUY = new RegExp(alternation(BUY_PHRASES.map(simplify)), 'u')
-const NEGATED = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation(NEGATIONS.map(simplify))}) $`, 'u')
+const patterns = once(() => {
+  const stockOf = new Map<string, Availability>()
+  for (const availability of AVAILABILITIES) for (const phrase of PHRASES[availability]) stockOf.set(simplify(phrase), availability)
+  return {
+    stockOf,
+    stock: new RegExp(alternation([...stockOf.keys()]), 'gu'),
+    buy: new RegExp(alternation(BUY_PHRASES.map(simplify)), 'u'),
+    negated: new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternation(NEGATIONS.map(simplify))}) $`, 'u'),
+  }
+})
 
 /**
  * The availability a text states: a schema.org value in any spelling ("http://schema.org/InStock",
@@ -94,11 +100,12 @@ export function availabilityOfText(text: string): Availability | undefined {
   if (folded.length > MAX_TEXT) return undefined
   // Feeds write "limited"; in a sentence the word says nothing about stock ("limited edition").
   if (folded === 'limited') return 'LimitedAvailability'
+  const { stock, stockOf, negated } = patterns()
   let best: Availability | undefined
-  for (const match of folded.matchAll(STOCK)) {
-    let found = STOCK_OF.get(match[0].replace(/\d+/g, '#'))
+  for (const match of folded.matchAll(stock)) {
+    let found = stockOf.get(match[0].replace(/\d+/g, '#'))
     if (found === undefined) continue
-    if (found === 'InStock' && NEGATED.test(folded.slice(0, match.index))) found = 'OutOfStock'
+    if (found === 'InStock' && negated.test(folded.slice(0, match.index))) found = 'OutOfStock'
     if (folded.length > SHORT_TEXT) return found
     if (best === undefined || PRECEDENCE[found] < PRECEDENCE[best]) best = found
   }
@@ -144,7 +151,7 @@ export function availabilityOfControl(element: Element): Availability | undefine
     const stated = availabilityOfText(said)
     if (stated !== undefined) return stated
   }
-  if (!words.some((said) => BUY.test(simplify(said)))) return undefined
+  if (!words.some((said) => patterns().buy.test(simplify(said)))) return undefined
   return isDisabled(element) ? 'OutOfStock' : 'InStock'
 }
 

@@ -2,18 +2,17 @@
 // value, a product URL, a code in brackets. A code joins a shop's pages to its feeds, so a word is
 // never returned as one: a code has a digit, or is six or more capitals and digits.
 
+import { once } from './lazy.ts'
+
 const MAX_CODE = 64
 
 // Letters and digits, with inner - _ / . joining them; letters of unspaced scripts (a label such as
 // 商品編號 written against its code) are not part of a code.
 const CHAR = '(?:(?![\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}])[\\p{L}\\p{N}])'
 const TOKEN = `${CHAR}+(?:[-_/.]${CHAR}+)*`
-const WHOLE = new RegExp(`^${TOKEN}$`, 'u')
-const TOKENS = new RegExp(`(?<!${CHAR})${TOKEN}`, 'gu')
+
 // What may stand between a label and its code: "SKU: ", "Art.-Nr. ", "Item #", "品番：", "Ref. (".
 const SEPARATORS = '[\\s:#=.\\-(\\[«"“\'‘〈「【《]*'
-const AFTER_LABEL = new RegExp(`${SEPARATORS}(${TOKEN})`, 'uy')
-const AFTER_MARK = new RegExp(`[:#]\\s*(${TOKEN})`, 'gu')
 
 const DIGIT = /\p{N}/u
 const LOWER = /\p{Ll}/u
@@ -70,10 +69,16 @@ function labelAlternation(labels: readonly string[]): string {
   }).join('|')
 }
 
-const LABELLED = new RegExp(`(?:${labelAlternation(LABELS)})${SEPARATORS}(${TOKEN})`, 'giu')
-
-// "Item" alone labels a code only right before one (LABELLED): in a line of its own it is any item.
-const LABEL_WORD = new RegExp(`(?:${labelAlternation(LABELS.filter((label) => label !== 'item'))})`, 'iu')
+// Built on first use: with their Unicode classes they cost more than the rest of the page script to build.
+const patterns = once(() => ({
+  whole: new RegExp(`^${TOKEN}$`, 'u'),
+  tokens: new RegExp(`(?<!${CHAR})${TOKEN}`, 'gu'),
+  afterLabel: new RegExp(`${SEPARATORS}(${TOKEN})`, 'uy'),
+  afterMark: new RegExp(`[:#]\\s*(${TOKEN})`, 'gu'),
+  labelled: new RegExp(`(?:${labelAlternation(LABELS)})${SEPARATORS}(${TOKEN})`, 'giu'),
+  // "Item" alone labels a code only right before one (labelled): in a line of its own it is any item.
+  labelWord: new RegExp(`(?:${labelAlternation(LABELS.filter((label) => label !== 'item'))})`, 'iu'),
+}))
 
 /** Full-width forms as ASCII ("：", "Ｍ６"), № as # (NFKC would spell it "No"), whitespace collapsed. */
 function prepare(text: string): string {
@@ -95,11 +100,11 @@ function codeLike(token: string): boolean {
 function codeOfSegment(segment: string): string | undefined {
   const name = segment.replace(EXTENSION, '')
   if (name.includes('=')) return undefined
-  if (!/[-_]/.test(name)) return WHOLE.test(name) && codeLike(name) ? name : undefined
+  if (!/[-_]/.test(name)) return patterns().whole.test(name) && codeLike(name) ? name : undefined
   const parts = name.split(/[-_]+/)
   const number = parts.findLast((part) => /^\d{4,}$/.test(part))
   if (number !== undefined) return number
-  return parts.findLast((part) => part.length >= 4 && WHOLE.test(part) && DIGIT.test(part) && codeLike(part))
+  return parts.findLast((part) => part.length >= 4 && patterns().whole.test(part) && DIGIT.test(part) && codeLike(part))
 }
 
 function decode(segment: string): string {
@@ -126,16 +131,16 @@ function codeOfUrl(text: string): string | undefined {
   const params = new Map([...url.searchParams].map(([key, value]) => [key.toLowerCase(), value.trim()]))
   for (const key of QUERY_KEYS) {
     const value = params.get(key)
-    if (value !== undefined && WHOLE.test(value) && codeLike(value)) return value
+    if (value !== undefined && patterns().whole.test(value) && codeLike(value)) return value
   }
   return undefined
 }
 
 /** The first token after a known label, after a colon or #, or else in the text: with a digit first, then in capitals. */
 function codeInText(text: string): string | undefined {
-  for (const match of text.matchAll(LABELLED)) if (codeLike(match[1])) return match[1]
-  for (const match of text.matchAll(AFTER_MARK)) if (codeLike(match[1])) return match[1]
-  const tokens = text.match(TOKENS) ?? []
+  for (const match of text.matchAll(patterns().labelled)) if (codeLike(match[1])) return match[1]
+  for (const match of text.matchAll(patterns().afterMark)) if (codeLike(match[1])) return match[1]
+  const tokens = text.match(patterns().tokens) ?? []
   return tokens.find((token) => DIGIT.test(token) && codeLike(token)) ?? tokens.find(codeLike)
 }
 
@@ -147,7 +152,7 @@ export function codeOf(text: string): string | undefined {
   const written = unwrap(prepare(text))
   if (written === '') return undefined
   if (URL_LIKE.test(written)) return codeOfUrl(written)
-  if (WHOLE.test(written)) return codeLike(written) ? written : undefined
+  if (patterns().whole.test(written)) return codeLike(written) ? written : undefined
   return codeInText(written)
 }
 
@@ -172,8 +177,9 @@ export function codeAfter(text: string, label: string): string | undefined {
     const end = at + wanted.length
     if (needsBoundary(wanted[0]) && at > 0 && ALNUM.test(haystack[at - 1])) continue
     if (needsBoundary(wanted[wanted.length - 1]) && end < haystack.length && ALNUM.test(haystack[end])) continue
-    AFTER_LABEL.lastIndex = end
-    const match = AFTER_LABEL.exec(written)
+    const { afterLabel } = patterns()
+    afterLabel.lastIndex = end
+    const match = afterLabel.exec(written)
     if (match && codeLike(match[1])) return match[1]
   }
   return undefined
@@ -181,5 +187,5 @@ export function codeAfter(text: string, label: string): string | undefined {
 
 /** Whether the text holds a label of a shop's code ("SKU:", "Art.-Nr. 12345"), with its code or without (then beside it). */
 export function hasCodeLabel(text: string): boolean {
-  return LABEL_WORD.test(prepare(text))
+  return patterns().labelWord.test(prepare(text))
 }

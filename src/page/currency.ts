@@ -2,6 +2,8 @@
 // doubt: a guessed currency is a wrong price. Symbols shared by several currencies ("$", "¥", "kr")
 // only agree with a name that settles them ("¥1,200 RMB"); they never decide alone.
 
+import { once } from './lazy.ts'
+
 /** Codes read as tokens ("EUR", "chf"): common shop currencies, not all of ISO 4217. */
 const CODES = new Set([
   'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'CHF', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'TWD', 'KRW', 'INR', 'PKR', 'LKR',
@@ -106,9 +108,12 @@ function signPattern(sign: Sign): string {
 const EXACT_SIGNS = new Map(SIGNS.filter((sign) => sign.exact).map((sign) => [sign.written, sign]))
 const CASELESS_SIGNS = new Map(SIGNS.filter((sign) => !sign.exact).map((sign) => [sign.written.toLowerCase(), sign]))
 // Signs longest first, so "US$" is read before "$"; then any three-letter token as a possible code.
-const MENTION = new RegExp(
-  `(${[...SIGNS].sort((a, b) => b.written.length - a.written.length).map(signPattern).join('|')})|(?<!\\p{L})(\\p{L}{3})(?!\\p{L})`,
-  'gu',
+const mention = once(
+  () =>
+    new RegExp(
+      `(${[...SIGNS].sort((a, b) => b.written.length - a.written.length).map(signPattern).join('|')})|(?<!\\p{L})(\\p{L}{3})(?!\\p{L})`,
+      'gu',
+    ),
 )
 
 /** The currencies one mention may stand for, or undefined for a token that is no currency. */
@@ -127,7 +132,7 @@ export function currencyOf(text: string): string | undefined {
   const written = text.normalize('NFKC')
   const named = new Set<string>()
   const shared: (readonly string[])[] = []
-  for (const match of written.matchAll(MENTION)) {
+  for (const match of written.matchAll(mention())) {
     const codes = codesOf(match[1], match[2])
     if (codes === undefined) continue
     if (codes.length === 1) named.add(codes[0])

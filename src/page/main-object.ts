@@ -1,5 +1,6 @@
 import { BUY_PHRASES } from './availability.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
+import { once } from './lazy.ts'
 import { isChrome } from './main-content.ts'
 import { collapse, ownText } from './text.ts'
 
@@ -25,11 +26,11 @@ const H1_BONUS = 0.2
 // A number beside a currency sign, code or word, either way round.
 const CURRENCY =
   '(?:[€£$¥₹₽₴₸₩₺₪₫฿]|\\b(?:EUR|USD|GBP|CHF|PLN|CZK|HUF|RON|SEK|NOK|DKK|BRL|MXN|ARS|CLP|COP|PEN|INR|PKR|RUB|UAH|KZT|TRY|JPY|CNY|TWD|HKD|KRW|AUD|CAD|NZD|ZAR|BGN|ISK)\\b|zł|Kč|Ft|kr\\.?|lei|руб\\.?|грн\\.?|тг\\.?|лв\\.?|р\\.|元|円|원|Rs\\.?|R\\$|S/\\.?)'
-const PRICE = new RegExp(`${CURRENCY}\\s?\\d|\\d[\\d.,\\s\\u00a0\\u202f']*\\s?${CURRENCY}`, 'iu')
+const price = once(() => new RegExp(`${CURRENCY}\\s?\\d|\\d[\\d.,\\s\\u00a0\\u202f']*\\s?${CURRENCY}`, 'iu'))
 // Ids, classes and test hooks of a buy button or its box, in the names shops give them.
 const BUY_HOOK = /add[-_ ]?to[-_ ]?(cart|basket|bag|trolley)|addtocart|buy[-_ ]?(now|button|box)|purchase/i
 const TITLE_HOOK = /product[-_]?(title|name)|item[-_]?(title|name)/i
-const buyWords = BUY_PHRASES.map((phrase) => phrase.toLowerCase())
+const buyWords = once(() => BUY_PHRASES.map((phrase) => phrase.toLowerCase()))
 
 function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
@@ -89,7 +90,7 @@ function titleOf(body: Element): Element | undefined {
 export function looksLikePrice(element: Element): boolean {
   if (element.getAttribute('itemprop') === 'price') return true
   const text = shortText(element, PRICE_TEXT_CHARS)
-  return text !== undefined && text.length > 0 && /\d/.test(ownText(element) || text) && PRICE.test(text)
+  return text !== undefined && text.length > 0 && /\d/.test(ownText(element) || text) && price().test(text)
 }
 
 /** Nodes read for a short text: a price or a button is a few elements; a block around them is not read through. */
@@ -125,7 +126,7 @@ export function looksLikeBuyButton(element: Element): boolean {
   const own = shortText(element, BUY_TEXT_CHARS)
   if (own === undefined) return false
   const text = collapse(`${own} ${element.getAttribute('value') ?? ''} ${element.getAttribute('aria-label') ?? ''}`).toLowerCase()
-  return text.length <= BUY_TEXT_CHARS && buyWords.some((word) => text.includes(word))
+  return text.length <= BUY_TEXT_CHARS && buyWords().some((word) => text.includes(word))
 }
 
 /** The element nearest to `start` in document order, after it or before it, that passes `test`; one after wins at up to twice the distance. */
