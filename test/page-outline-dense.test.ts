@@ -33,7 +33,8 @@ const MAIN_OBJECT = 'Main object (the title, price and buy button of the page):'
 test('a large product page: title, price and add-to-cart are in the outline, within the bound', async (t) => {
   const { outline: text } = await outline(BIG_PRODUCT_PAGE)
   const lines = text.split('\n')
-  // Taken in document order at two spaces a level, this page was cut at 60,000 characters inside the menu.
+  // Taken in document order at two spaces a level, this page was cut at 60,000 characters inside the menu;
+  // the product is now outlined first.
   t.true(text.length <= OUTLINE_LIMITS.maxChars)
   for (const line of [TITLE, PRICE, ADD_TO_CART]) t.true(lines.includes(line), line)
   t.false(lines.some((line) => line.startsWith(' ')), 'no indentation')
