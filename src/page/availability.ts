@@ -1,5 +1,7 @@
 import { attr, inputType } from './dom.ts'
 import { once } from './lazy.ts'
+import { escapePattern } from '../base/pattern.ts'
+import { phraseAlternation, UNSPACED, type PhraseForm } from './phrase-pattern.ts'
 import { BUY_PHRASES, NEGATIONS, STOCK_PHRASES } from './stock-words.ts'
 
 // A product's availability as the rules engine reads it: from a schema.org value, from a stock line
@@ -44,40 +46,14 @@ function simplify(text: string): string {
     .trim()
 }
 
-// Scripts written without spaces between words: their phrases match inside longer runs of letters.
-const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u
 const WORDLIKE = /[\p{L}\p{N}#]/u
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+// Phrases in their folded form: `#` is a number; an edge that is a spaced word's letter or a number sits at a word boundary.
+const PHRASE: PhraseForm = {
+  body: (phrase) => phrase.split('#').map(escapePattern).join('\\d+'),
+  edge: (char) => WORDLIKE.test(char) && !UNSPACED.test(char),
 }
-
-const edge = (char: string | undefined) => char !== undefined && WORDLIKE.test(char) && !UNSPACED.test(char)
-const BEFORE = '(?<![\\p{L}\\p{N}])'
-const AFTER = '(?![\\p{L}\\p{N}])'
-
-/** A folded phrase as a pattern, without its edges: `#` is a number. */
-function phraseBody(phrase: string): string {
-  return phrase.split('#').map(escape).join('\\d+')
-}
-
-/**
- * One alternation, longest phrase first, so that at a position the longer phrase ("not in stock")
- * wins. A phrase edge that is a spaced word's letter sits at a word boundary; phrases are grouped by
- * their edges so that each boundary is written once per group, not once per phrase: hundreds of
- * Unicode classes made the pattern take half a second to compile in the page.
- */
-function alternation(phrases: readonly string[]): string {
-  const groups = new Map<string, string[]>()
-  for (const phrase of [...new Set(phrases)].sort((a, b) => b.length - a.length)) {
-    const key = `${edge(phrase[0]) ? BEFORE : ''}|${edge(phrase[phrase.length - 1]) ? AFTER : ''}`
-    groups.set(key, [...(groups.get(key) ?? []), phraseBody(phrase)])
-  }
-  return Array.from(groups, ([key, bodies]) => {
-    const [before, after] = key.split('|')
-    return `${before}(?:${bodies.join('|')})${after}`
-  }).join('|')
-}
+const alternation = (phrases: readonly string[]) => phraseAlternation(phrases, PHRASE)
 
 const PHRASES: Record<Availability, readonly string[]> = STOCK_PHRASES
 const patterns = once(() => {

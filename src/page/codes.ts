@@ -3,6 +3,8 @@
 // never returned as one: a code has a digit, or is six or more capitals and digits.
 
 import { once } from './lazy.ts'
+import { escapePattern } from '../base/pattern.ts'
+import { phraseAlternation, UNSPACED, type PhraseForm } from './phrase-pattern.ts'
 
 const MAX_CODE = 64
 
@@ -17,7 +19,6 @@ const SEPARATORS = '[\\s:#=.\\-(\\[«"“\'‘〈「【《]*'
 const DIGIT = /\p{N}/u
 const LOWER = /\p{Ll}/u
 const NOT_ALNUM = /[^\p{L}\p{N}]/gu
-const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u
 const ALNUM = /[\p{L}\p{N}]/u
 
 /**
@@ -44,8 +45,10 @@ const URL_LIKE = /^(?:[a-z][a-z\d+.-]*:\/\/|\/|www\.)\S*$/i
 // Brackets and quotes that may wrap a whole code: 〈M67296549〉, (12345), «A-1», “B2”.
 const WRAPPERS = ['()', '[]', '{}', '<>', '〈〉', '《》', '「」', '『』', '【】', '«»', '»«', '‹›', '“”', '„“', '„”', '""', "''", '‘’']
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+/** A label's pattern: a space in it stands for any spaces; an edge that is a spaced script's letter or digit sits at a word boundary. */
+const LABEL: PhraseForm = {
+  body: (label) => escapePattern(label).replace(/ /g, '\\s*'),
+  edge: needsBoundary,
 }
 
 /** A word edge: a label starting or ending in a spaced script's letter or digit stands at a word boundary. */
@@ -53,21 +56,7 @@ function needsBoundary(char: string): boolean {
   return ALNUM.test(char) && !UNSPACED.test(char)
 }
 
-/**
- * The labels as one alternation, longest first, grouped by their word edges so that each boundary
- * is written once per group: a boundary per label made the pattern slow to compile in the page.
- */
-function labelAlternation(labels: readonly string[]): string {
-  const groups = new Map<string, string[]>()
-  for (const label of [...labels].sort((a, b) => b.length - a.length)) {
-    const key = `${needsBoundary(label[0]!) ? 'b' : ''}|${needsBoundary(label[label.length - 1]!) ? 'a' : ''}`
-    groups.set(key, [...(groups.get(key) ?? []), escape(label).replace(/ /g, '\\s*')])
-  }
-  return Array.from(groups, ([key, bodies]) => {
-    const [before, after] = key.split('|')
-    return `${before ? '(?<![\\p{L}\\p{N}])' : ''}(?:${bodies.join('|')})${after ? '(?![\\p{L}\\p{N}])' : ''}`
-  }).join('|')
-}
+const labelAlternation = (labels: readonly string[]) => phraseAlternation(labels, LABEL)
 
 // Built on first use: with their Unicode classes they cost more than the rest of the page script to build.
 const patterns = once(() => ({

@@ -3,6 +3,8 @@
 // only agree with a name that settles them ("¥1,200 RMB"); they never decide alone.
 
 import { once } from './lazy.ts'
+import { escapePattern } from '../base/pattern.ts'
+import { UNSPACED } from './phrase-pattern.ts'
 
 /** Codes read as tokens ("EUR", "chf"): common shop currencies, not all of ISO 4217. */
 const CODES = new Set([
@@ -78,28 +80,22 @@ const SIGNS: Sign[] = [
   // (Swiss and CFA francs), bare "R" (rand, or any R): none names one currency.
 ]
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-}
-
 /** Each cased letter as a class of both cases, so one regex holds exact and case-blind signs. */
 function anyCase(text: string): string {
   return [...text].map((char) => {
     const lower = char.toLowerCase()
     const upper = char.toUpperCase()
-    return lower !== upper && lower.length === 1 && upper.length === 1 ? `[${lower}${upper}]` : escape(char)
+    return lower !== upper && lower.length === 1 && upper.length === 1 ? `[${lower}${upper}]` : escapePattern(char)
   }).join('')
 }
 
 const LETTER = /\p{L}/u
-// Scripts written without spaces: a sign there may be followed by more words ("1,980円税込").
-const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}]/u
 
 /** A sign starting or ending in a letter is a word of its own: "円" but not "半円", "lei" but not "Leica". */
 function signPattern(sign: Sign): string {
   const first = sign.written[0]
   const last = sign.written[sign.written.length - 1]
-  const body = sign.exact ? escape(sign.written) : anyCase(sign.written)
+  const body = sign.exact ? escapePattern(sign.written) : anyCase(sign.written)
   const before = LETTER.test(first) ? '(?<!\\p{L})' : ''
   const after = LETTER.test(last) && !UNSPACED.test(last) && !sign.stem ? '(?!\\p{L})' : ''
   return before + body + after

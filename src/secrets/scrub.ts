@@ -1,5 +1,6 @@
 import type { Observation } from '../collector/observation.ts'
 import type { Secret } from './placeholders.ts'
+import { escapePattern } from '../base/pattern.ts'
 
 // Pages echo what was typed: a field's value, a welcome line, the URL of a GET form. Every string that
 // comes from the page has each secret value replaced by its placeholder before anything reads it, so
@@ -29,7 +30,7 @@ export function scrubberOf(secrets: readonly Secret[]): Scrub {
   const placeholders = [...new Set(secrets.map((secret) => secret.placeholder))]
   // Placeholders come first and stay as they are, so that a text scrubbed twice is unchanged. Values
   // are matched longest first (a value inside another) and in any case: a page may show a name in capitals.
-  const alternatives = [...placeholders, ...forms.map((form) => form.text)].map((text) => `(${escapeRegExp(text)})`)
+  const alternatives = [...placeholders, ...forms.map((form) => form.text)].map((text) => `(${escapePattern(text)})`)
   const pattern = new RegExp(alternatives.join('|'), 'giu')
   const replaceAll = (text: string) =>
     text.replace(pattern, (match: string, ...groups: unknown[]) => {
@@ -140,6 +141,3 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
-}
