@@ -121,6 +121,6 @@ export const BUY_PHRASES = [
   'aggiungi al carrello', 'in winkelwagen', 'in winkelmand', 'do koszyka', 'dodaj do koszyka', 'do košíku',
   'vložit do košíku', 'do košíka', 'lägg i varukorgen', 'köp', 'læg i kurv', 'legg i handlekurven',
   'lisää ostoskoriin', 'в корзину', 'купить', 'у кошик', 'купити', 'sepete ekle', 'satın al',
-  'pievienot grozam', 'į krepšelį', 'lisa ostukorvi', 'kosárba', 'adaugă în coș', 'cumpără',
+  'pievienot grozam', 'ielikt grozā', 'į krepšelį', 'lisa ostukorvi', 'kosárba', 'adaugă în coș', 'cumpără',
   'カートに入れる', '今すぐ購入', '加入购物车', '加入購物車', '立即购买', '立即購買', '장바구니', '구매하기', '바로구매',
 ]
