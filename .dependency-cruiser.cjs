@@ -16,16 +16,21 @@ const LAYERS = [
   ['profiling'],
   ['extract'],
   ['goal'],
-  ['index.ts', 'cli'],
+  ['index.ts'],
+  // Workers and the producer use the library as its users do, through index.ts; the CLI starts them.
+  ['queue'],
+  ['cli'],
 ]
 
 /** A folder's modules, or a file at the root of src/. */
 const pathOf = (part) => (part.endsWith('.ts') ? `^src/${part.replace('.', '\\.')}$` : `^src/${part}/`)
 
 const layerRules = LAYERS.flatMap((layer, index) =>
-  layer.map((part) => {
+  layer.flatMap((part) => {
     const above = LAYERS.slice(index + 1).flat()
     const beside = layer.filter((other) => other !== part)
+    // The top layer alone may import everything: an empty list of paths would match every module.
+    if (above.length + beside.length === 0) return []
     return {
       name: `layers: ${part}`,
       comment: `${part} is in layer ${index + 1} of ${LAYERS.length}: it may not import ${[...beside, ...above].join(', ')}`,

@@ -1,56 +1,20 @@
 import test from 'ava'
 import KeyvRedis from '@keyv/redis'
 import { Keyv } from 'keyv'
-import { spawn } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
 import { readEntry, STORE_TIMEOUT_MS, writeEntry } from '../src/cache/cache-store.ts'
 import { cacheKey } from '../src/cache/page-shape.ts'
 import { parseOptions } from '../src/options.ts'
 import { captureLog } from './helpers/debug-log.ts'
+import { startRedis as startRedisServer, type RedisServer } from './helpers/redis-server.ts'
 
 // A real keyv backend shared by workers: a Redis server from Debian's package, started here.
-
-interface RedisServer {
-  url: string
-  stop(): Promise<void>
-}
 
 const servers: RedisServer[] = []
 const clients: KeyvRedis<unknown>[] = []
 
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
-/** A Redis server on a free port, in memory only, ready once it says it accepts connections. */
+/** A Redis server of this file's own, stopped when the file ends. */
 async function startRedis(): Promise<RedisServer> {
-  const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'ENOENT' ? new Error('redis-server is not installed: run `apt-get install redis-server` (.ci/run installs it).') : error)
-    })
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`)))
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.on('data', (chunk) => {
-        output += chunk
-        if (output.includes('Ready to accept connections')) resolve()
-      })
-    }
-  })
-  const server = {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      await exited
-    },
-  }
+  const server = await startRedisServer()
   servers.push(server)
   return server
 }

@@ -6,7 +6,9 @@ import { runExec, type ExecIO } from './exec.ts'
 import { describeError } from './output.ts'
 import { providePackage } from './package-alias.ts'
 import { parseArgs, USAGE } from './parse-args.ts'
+import { runProduce } from './produce-command.ts'
 import { runReport } from './report.ts'
+import { runWorker } from './worker-command.ts'
 
 /** Runs one CLI invocation and resolves its exit code. */
 export async function main(args: readonly string[], io: ExecIO): Promise<number> {
@@ -21,6 +23,8 @@ export async function main(args: readonly string[], io: ExecIO): Promise<number>
       return EXIT.ok
     }
     if (command.kind === 'report') return await runReport(command.folder, io)
+    if (command.kind === 'worker') return await runWorker(command.args, io)
+    if (command.kind === 'produce') return await runProduce(command.args, io)
     providePackage()
     return await runExec(command.args, io)
   } catch (thrown) {

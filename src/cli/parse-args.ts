@@ -1,5 +1,6 @@
 import mri from 'mri'
 import { CliError, EXIT } from './cli-error.ts'
+import { parseProduceArgs, parseWorkerArgs, QUEUE_USAGE, type ProduceArgs, type WorkerArgs } from './parse-queue-args.ts'
 
 /** The flags and positional arguments the script receives, as parsed (numbers stay numbers, `--no-x` is `x: false`). */
 export interface ScriptArgv {
@@ -18,14 +19,25 @@ export interface ExecArgs {
   argv: ScriptArgv
 }
 
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'exec'; args: ExecArgs } | { kind: 'report'; folder: string }
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'exec'; args: ExecArgs }
+  | { kind: 'report'; folder: string }
+  | { kind: 'worker'; args: WorkerArgs }
+  | { kind: 'produce'; args: ProduceArgs }
 
 export const USAGE = `Usage: puppeteer-agent exec <file> [flags]
        puppeteer-agent report <run folder>
+${QUEUE_USAGE}
 
 exec opens a page and calls the function <file> exports with { page, browser, browserless, argv },
 then prints what it returns as JSON.
 report rebuilds report.html of a recorded run from its run.jsonl and screenshots, and prints its path.
+worker takes jobs from a bullmq queue on Redis (--redis or REDIS_URL, default redis://127.0.0.1:6379)
+and runs each in its own browser context, until SIGTERM lets it finish the jobs in hand.
+produce checks and enqueues the jobs of a file, prints each job's result as a JSON line, and exits
+1 when a job ended in the failed set.
 
 Flags:
   --no-headless           show the browser window
@@ -46,6 +58,14 @@ no browser to run it in, or no run folder to report.`
 const OWN_FLAGS = ['headless', 'ws-endpoint', 'cache', 'record', 'help', 'h', 'version', 'v']
 
 export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
+  // The queue's commands have flags of their own, none of them a script's.
+  const first = args.findIndex((arg) => !arg.startsWith('-'))
+  const queueCommand = args[first]
+  const help = args.some((arg) => arg === '--help' || arg === '-h')
+  if (!help && (queueCommand === 'worker' || queueCommand === 'produce')) {
+    const rest = [...args.slice(0, first), ...args.slice(first + 1)]
+    return queueCommand === 'worker' ? { kind: 'worker', args: parseWorkerArgs(rest, env) } : { kind: 'produce', args: parseProduceArgs(rest, env) }
+  }
   const parsed = mri([...args], {
     boolean: ['headless', 'help', 'version'],
     string: ['ws-endpoint', 'cache', 'record'],
@@ -58,7 +78,7 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
   const [command, file, ...rest] = parsed._
   if (command === undefined) throw new CliError(`No command given.\n\n${USAGE}`, EXIT.usage)
   if (command === 'report') return reportCommand(file, rest)
-  if (command !== 'exec') throw new CliError(`Unknown command "${command}": the commands are exec and report.\n\n${USAGE}`, EXIT.usage)
+  if (command !== 'exec') throw new CliError(`Unknown command "${command}": the commands are exec, report, worker and produce.\n\n${USAGE}`, EXIT.usage)
   if (!file) throw new CliError(`exec needs a script file.\n\n${USAGE}`, EXIT.usage)
 
   const wsEndpoint = parsed['ws-endpoint'] ?? (env.BROWSER_WS_ENDPOINT || undefined)
