@@ -6,6 +6,7 @@ import type { JobResult, ProduceOptions, Produced, WorkJob } from '../../types/q
 import { parseJob } from './job-shape.ts'
 import { checkQueueName, checkRedisUrl, connectionOptions, pingRedis } from './redis.ts'
 import { ResultTracker } from './result-tracker.ts'
+import { wholeNumber } from './whole-number.ts'
 
 /** Jobs looked up or added at once. */
 const BATCH = 50
@@ -84,11 +85,7 @@ interface ProduceSettings {
 function checkProduceOptions(options: ProduceOptions): ProduceSettings {
   if (typeof options !== 'object' || options === null) throw new TypeError('produce(options) needs an options object.')
   if (!Array.isArray(options.jobs)) throw new TypeError(`produce: jobs must be a list of jobs, got ${typeof options.jobs}.`)
-  const whole = (name: 'attempts' | 'backoffMs', fallback: number, least: number): number => {
-    const value = options[name] ?? fallback
-    if (!Number.isInteger(value) || value < least) throw new TypeError(`produce: ${name} must be a whole number ≥ ${least}, got ${JSON.stringify(value)}.`)
-    return value
-  }
+  const whole = (name: 'attempts' | 'backoffMs', fallback: number, least: number) => wholeNumber(options[name], fallback, least, `produce: ${name}`)
   return {
     redis: checkRedisUrl(options.redis, 'produce: redis'),
     queue: checkQueueName(options.queue, 'produce: queue'),

@@ -11,6 +11,7 @@ import { browserSlot } from './browser-slot.ts'
 import { JobShapeError, parseJob } from './job-shape.ts'
 import { checkQueueName, checkRedisUrl, connectionOptions, pingRedis } from './redis.ts'
 import { runJob } from './run-job.ts'
+import { wholeNumber } from './whole-number.ts'
 
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** Workers started in this process so far: results name each one apart. */
@@ -95,11 +96,7 @@ interface WorkerSettings {
 function checkWorkerOptions(options: WorkerOptions): WorkerSettings {
   if (typeof options !== 'object' || options === null) throw new TypeError('startWorker(options) needs an options object.')
   if (typeof options.browser !== 'function') throw new TypeError('startWorker: browser must be a function that opens a Puppeteer Browser.')
-  const whole = (name: keyof WorkerOptions, fallback: number, least = 1): number => {
-    const value = options[name] ?? fallback
-    if (!Number.isInteger(value) || (value as number) < least) throw new TypeError(`startWorker: ${name} must be a whole number ≥ ${least}, got ${JSON.stringify(value)}.`)
-    return value as number
-  }
+  const whole = (name: keyof WorkerOptions, fallback: number, least = 1) => wholeNumber(options[name], fallback, least, `startWorker: ${name}`)
   return {
     redis: checkRedisUrl(options.redis, 'startWorker: redis'),
     queue: checkQueueName(options.queue, 'startWorker: queue'),
