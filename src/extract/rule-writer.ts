@@ -36,6 +36,7 @@ How to write good rules:
 - When the outline's "json-ld" or "meta" lines hold a value of the whole page (a product's price, name, brand, availability), prefer "jsonld" or "meta" with the name shown there: they do not change with the layout. A "jsonld" or "meta" rule inside nested rules reads only the metadata inside each matched item.
 - A product's offers are often a list (one per size or colour): read a price with "reduce": "min" and the availability with "reduce": "any" over every offer ("Product.offers[].price").
 - Read the main product's values from the "Main object" part of the outline, not from related products.
+- A product's price is the current price its main object shows: when that differs from the metadata's (a sale price against a regular one), prefer the shown one, and never a struck-through old price, a per-unit, instalment or shipping price.
 - A product's code (SKU, item number) is the one the page shows its readers as the product's own ("Product code: 64981901", "Ref. 1044/320", "Item no."), when it shows one: prefer it over a different code found only in metadata, hidden inputs or a variant's data, and keep the code alone with "after" or "type": "code".
 - A field may be a list of up to 4 rules, tried in order until one finds a value: use it when the page has several sources (its JSON-LD, then the element that shows the value).
 - Use "attr": "href" with "type": "url" for links, "attr": "src" with "type": "image" for images, "type": "number" for prices and counts, "type": "date" for dates.
