@@ -114,6 +114,17 @@ test('chrome: the outline is taken once the page has stopped changing, with simi
   t.true(outline.includes('… 3 more li.result like the ones above'), outline)
 })
 
+test('chrome: a form whose fields are named "id" and "className" is outlined by its attributes, not its fields', async (t) => {
+  // In Chrome a form's named fields shadow its properties: form.id is the field named "id".
+  const page = await chrome.page(t)
+  await page.goto(server.url('/extract/late.html'))
+  await page.evaluate(() => {
+    document.body.innerHTML = '<form id="search" class="box"><input name="id" value="1"><input name="className"><button>Go</button></form>'
+  })
+  const { outline } = await takeOutline(page)
+  t.true(outline.includes('form#search.box'), outline)
+})
+
 test('chrome: the outline of a 3,000-item page stays within its bound', async (t) => {
   const page = await chrome.page(t)
   await page.goto(server.url('/extract/late.html'))

@@ -53,7 +53,7 @@ export function formSummary(form: HTMLFormElement) {
   })
   const forms = Array.from(document.forms)
   const name = shorten(
-    attr(form, 'aria-label') || attr(form, 'name') || form.id || (forms.length > 1 ? `form ${forms.indexOf(form) + 1}` : 'form'),
+    attr(form, 'aria-label') || attr(form, 'name') || attr(form, 'id') || (forms.length > 1 ? `form ${forms.indexOf(form) + 1}` : 'form'),
     40,
   )
   const summary = { name, entries, digest: hash(entries.map(([key, value]) => `${key}=${value}`).join('\n')) }

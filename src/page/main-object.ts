@@ -74,7 +74,7 @@ function outsideChrome(element: Element): boolean {
  */
 function titleOf(body: Element): Element | undefined {
   const candidates = Array.from(body.querySelectorAll('h1, [itemprop="name"], [id], [class], [data-testid]'))
-    .filter((element) => element.localName === 'h1' || element.getAttribute('itemprop') === 'name' || TITLE_HOOK.test(`${element.id} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''}`))
+    .filter((element) => element.localName === 'h1' || element.getAttribute('itemprop') === 'name' || TITLE_HOOK.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''}`))
     .filter((element) => collapse(element.textContent ?? '').length > 0)
     .slice(0, MAX_TITLE_CANDIDATES)
   const names = productNames()
@@ -118,7 +118,7 @@ function shortText(element: Element, maxChars: number): string | undefined {
 
 /** Whether the element is a buy button or its box: by the names shops give them, or a button's buy words. */
 export function looksLikeBuyButton(element: Element): boolean {
-  const hooks = `${element.id} ${element.getAttribute('name') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''} ${element.getAttribute('data-qa') ?? ''}`
+  const hooks = `${element.getAttribute('id') ?? ''} ${element.getAttribute('name') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''} ${element.getAttribute('data-qa') ?? ''}`
   if (BUY_HOOK.test(hooks)) return true
   const tag = element.localName
   const input = tag === 'input' && /^(submit|button|image)$/i.test(element.getAttribute('type') ?? '')

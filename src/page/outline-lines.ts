@@ -23,7 +23,9 @@ const STOCK_LINE_CHARS = 200
 /** `tag#id.class`, generated ids and class names left out: a rule built on them breaks at the next build. */
 export function nameOf(element: Element): string {
   let name = element.localName
-  if (element.id && !isGeneratedName(element.id)) name += `#${element.id}`
+  // The attribute, not the property: a form's `id` is its field named "id" when it has one.
+  const id = element.getAttribute('id')
+  if (id && !isGeneratedName(id)) name += `#${id}`
   const classes = typeof element.className === 'string' ? element.className : (element.getAttribute('class') ?? '')
   for (const token of classes.split(/\s+/)) if (token && !isGeneratedName(token)) name += `.${token}`
   return name

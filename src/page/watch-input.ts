@@ -41,7 +41,8 @@ export function watchInput(target: Element, types: string[], exact = false): Inp
     if (!node || node.nodeType !== 1) return node ? node.nodeName.toLowerCase() : 'nothing'
     const el = node as Element
     const text = collapse(el.textContent ?? '').slice(0, 40)
-    return `<${el.localName}${el.id ? `#${el.id.slice(0, 30)}` : ''}>${text ? ` "${text}"` : ''}`
+    const id = el.getAttribute('id')
+    return `<${el.localName}${id ? `#${id.slice(0, 30)}` : ''}>${text ? ` "${text}"` : ''}`
   }
   const listener = (event: Event) => {
     // Only the browser's own input counts; the page can dispatch untrusted copies at will.
