@@ -50,3 +50,12 @@ test('a page without one main object (a list of products) is outlined by its mai
   t.false(lines.includes(MAIN_OBJECT))
   t.is(lines[0], 'Main content:')
 })
+
+test("a block holding the page's header is its frame, not an object: an article with a shop link is outlined by its main content", async (t) => {
+  const lines = await outline(
+    '<meta property="og:title" content="Storm closes the coast road"><div id="shell"><header><a class="shop" href="/shop">Buy now</a></header>' +
+      '<div class="story"><h1>Storm closes the coast road</h1><p>Gales shut the road on Monday.</p></div><footer>Footer</footer></div>',
+  )
+  t.false(lines.includes(MAIN_OBJECT))
+  t.true(lines.includes('Main content:'))
+})

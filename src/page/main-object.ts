@@ -146,6 +146,11 @@ function nearest(body: Element, start: Element, test: (element: Element) => bool
   return after.distance <= 2 * before.distance ? after.element : before.element
 }
 
+/** Whether the block holds the page's own header or footer: then it is the page's frame, not one object's block. */
+function holdsPageFrame(block: Element): boolean {
+  return Array.from(block.querySelectorAll('header, footer, [role="banner"], [role="contentinfo"]')).some(isChrome)
+}
+
 function commonAncestor(elements: readonly Element[]): Element {
   let ancestor = elements[0]!
   for (const element of elements.slice(1)) while (!ancestor.contains(element)) ancestor = ancestor.parentElement!
@@ -161,9 +166,9 @@ export interface MainObject {
 
 /**
  * The smallest element holding the page's title and the price and buy button nearest to it, when
- * it has a title and one of them, and that element is not the whole body (else the title and the
- * nearer of the two). Undefined on pages without one main object (a list, a home page, an
- * article), which are outlined by their main content.
+ * it has a title and one of them, and that element is neither the whole body nor a frame holding the
+ * page's header or footer (else the title and the nearer of the two). Undefined on pages without one
+ * main object (a list, a home page, an article), which are outlined by their main content.
  */
 export function findMainObject(body: Element): MainObject | undefined {
   const title = titleOf(body)
@@ -174,7 +179,7 @@ export function findMainObject(body: Element): MainObject | undefined {
     const anchors = group.filter((element): element is Element => element !== undefined)
     if (anchors.length < 2) continue
     const block = commonAncestor(anchors)
-    if (block !== body && block !== document.documentElement) return { block, anchors }
+    if (block !== body && block !== document.documentElement && !holdsPageFrame(block)) return { block, anchors }
   }
   return undefined
 }
