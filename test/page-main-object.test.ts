@@ -59,3 +59,11 @@ test("a block holding the page's header is its frame, not an object: an article 
   t.false(lines.includes(MAIN_OBJECT))
   t.true(lines.includes('Main content:'))
 })
+
+test('an <h2> that names the product is its title under a site-wide <h1>; a title without a block of its own gives way to the next', async (t) => {
+  const lines = await outline(
+    '<meta property="og:title" content="Blue Mug"><div id="site"><h1>Mugs and more</h1><div class="promo"><h2>Blue Mug</h2></div>' +
+      '<header><a href="/">Home</a></header><div class="main"><div class="item"><h2 class="name">Blue Mug</h2><b class="price">£ 8.00</b><button>Add to basket</button></div></div><footer>f</footer></div>',
+  )
+  t.deepEqual(block(lines), ['0 div.item', '1 h2.name "Blue Mug"', '1 b.price "£ 8.00"', '1 button "Add to basket"'])
+})

@@ -67,23 +67,28 @@ function outsideChrome(element: Element): boolean {
   return true
 }
 
+/** Titles tried, best first, until one has a block of its own: the best match can be a promotion's heading. */
+const TITLES_TRIED = 3
+
 /**
- * The page's title: of its `<h1>`s and elements marked as a product's name, the one whose words
- * are most of the page's own name for its product (an `<h1>` preferred); else its first `<h1>`
- * outside page chrome.
+ * The page's possible titles, best first: of its `<h1>`s, `<h2>`s and elements marked as a product's
+ * name, those whose words are most of the page's own name for its product (an `<h1>` preferred, then
+ * document order); else its first `<h1>` outside page chrome.
  */
-function titleOf(body: Element): Element | undefined {
-  const candidates = Array.from(body.querySelectorAll('h1, [itemprop="name"], [id], [class], [data-testid]'))
-    .filter((element) => element.localName === 'h1' || element.getAttribute('itemprop') === 'name' || TITLE_HOOK.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''}`))
+function titlesOf(body: Element): Element[] {
+  // An <h2> too: some shops title the product with one, under a site-wide <h1>.
+  const candidates = Array.from(body.querySelectorAll('h1, h2, [itemprop="name"], [id], [class], [data-testid]'))
+    .filter((element) => element.localName === 'h1' || element.localName === 'h2' || element.getAttribute('itemprop') === 'name' || TITLE_HOOK.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''}`))
     .filter((element) => collapse(element.textContent ?? '').length > 0)
     .slice(0, MAX_TITLE_CANDIDATES)
   const names = productNames()
-  let best: { element: Element; score: number } | undefined
-  for (const element of candidates) {
-    const score = nameMatch(element.textContent ?? '', names) + (element.localName === 'h1' ? H1_BONUS : 0)
-    if (score >= TITLE_MATCH && (!best || score > best.score)) best = { element, score }
-  }
-  return best?.element ?? candidates.find((element) => element.localName === 'h1' && outsideChrome(element))
+  const scored = candidates
+    .map((element, order) => ({ element, order, score: nameMatch(element.textContent ?? '', names) + (element.localName === 'h1' ? H1_BONUS : 0) }))
+    .filter(({ score }) => score >= TITLE_MATCH)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+  if (scored.length) return scored.slice(0, TITLES_TRIED).map(({ element }) => element)
+  const first = candidates.find((element) => element.localName === 'h1' && outsideChrome(element))
+  return first ? [first] : []
 }
 
 /** Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`. */
@@ -166,20 +171,20 @@ export interface MainObject {
 
 /**
  * The smallest element holding the page's title and the price and buy button nearest to it, when
- * it has a title and one of them, and that element is neither the whole body nor a frame holding the
+ * it has a title and one of them (the next possible title otherwise), and that element is neither the whole body nor a frame holding the
  * page's header or footer (else the title and the nearer of the two). Undefined on pages without one
  * main object (a list, a home page, an article), which are outlined by their main content.
  */
 export function findMainObject(body: Element): MainObject | undefined {
-  const title = titleOf(body)
-  if (!title) return undefined
-  const price = nearest(body, title, looksLikePrice)
-  const buy = nearest(body, title, looksLikeBuyButton)
-  for (const group of [[title, price, buy], [title, price], [title, buy]]) {
-    const anchors = group.filter((element): element is Element => element !== undefined)
-    if (anchors.length < 2) continue
-    const block = commonAncestor(anchors)
-    if (block !== body && block !== document.documentElement && !holdsPageFrame(block)) return { block, anchors }
+  for (const title of titlesOf(body)) {
+    const price = nearest(body, title, looksLikePrice)
+    const buy = nearest(body, title, looksLikeBuyButton)
+    for (const group of [[title, price, buy], [title, price], [title, buy]]) {
+      const anchors = group.filter((element): element is Element => element !== undefined)
+      if (anchors.length < 2) continue
+      const block = commonAncestor(anchors)
+      if (block !== body && block !== document.documentElement && !holdsPageFrame(block)) return { block, anchors }
+    }
   }
   return undefined
 }
