@@ -17,6 +17,8 @@ const PRODUCT_ITEMPROPS = new Set(['price', 'pricecurrency', 'lowprice', 'sku', 
 const PRODUCT_DATA = /^data-.*(sku|gtin|ean|mpn|product-?id|item-?id|price|availability|stock)/i
 /** A label beside a value is a few words: "eBay item number:", "Art.-Nr.". */
 const LABEL_CHARS = 40
+/** Elements a label may wrap its words in: `<span><b>SKU</b>:</span>`. */
+const LABEL_CHILDREN = 2
 /** A stock line is short; a longer text is a description that mentions stock. */
 const STOCK_LINE_CHARS = 200
 
@@ -69,6 +71,11 @@ export function productSignal(element: Element): boolean {
 /** A value whose label stands just before it: "SKU:" in the previous element or in the parent's own text. */
 function labelledBefore(element: Element): boolean {
   const previous = element.previousElementSibling
-  const label = previous ? ownText(previous) || collapse(previous.textContent ?? '') : element.parentElement ? ownText(element.parentElement) : ''
+  // A label is a leaf or nearly: a larger sibling is not read through, once per element of the page.
+  const label = previous
+    ? ownText(previous) || (previous.childElementCount <= LABEL_CHILDREN ? collapse(previous.textContent ?? '') : '')
+    : element.parentElement
+      ? ownText(element.parentElement)
+      : ''
   return label.length > 0 && label.length <= LABEL_CHARS && hasCodeLabel(label)
 }
