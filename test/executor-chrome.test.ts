@@ -253,7 +253,7 @@ test('settle stops waiting for a request that never answers at its bound', async
 
 test('native dialogs are answered and recorded: alert and confirm accepted, prompt dismissed', async (t) => {
   const page = await open(t, 'sites/alert/index.html')
-  const events = await watchPageEvents(page)
+  const events = watchPageEvents(page)
   t.teardown(() => events.dispose())
   const snapshot = await snapshotOf(page, { e1: '#reveal', e2: '#remove', e3: '#name' })
   await run(page, snapshot, decide('CLICK', 'e1'))
@@ -272,8 +272,9 @@ test('native dialogs are answered and recorded: alert and confirm accepted, prom
 
 test('a popup tab is reported with its URL and not followed', async (t) => {
   const page = await open(t, 'sites/popup/index.html')
-  const events = await watchPageEvents(page)
+  const events = watchPageEvents(page)
   t.teardown(() => events.dispose())
+  await events.ready
   await run(page, await snapshotOf(page, { e1: 'a' }), decide('CLICK', 'e1'))
   t.deepEqual(events.takePopups(), [server.url('sites/popup/partner.html')])
   t.true(page.url().endsWith('/sites/popup/index.html'))

@@ -14,7 +14,27 @@ export interface PageEvents {
    * the user's raised it, so nothing is confirmed for them.
    */
   dismissAll(on: boolean): void
+  /**
+   * Settles once popups announced by the page are reported too (a CDP session of its own is opened for
+   * them); never rejects. Dialogs and created tabs are watched from the start.
+   */
+  readonly ready: Promise<void>
   dispose(): Promise<void>
+}
+
+/** A session of the page's own for `Page.windowOpen`; undefined where the connection refuses one. */
+async function popupSession(page: Page, onWindowOpen: (event: Protocol.Page.WindowOpenEvent) => void): Promise<CDPSession | undefined> {
+  let session: CDPSession | undefined
+  try {
+    session = await page.createCDPSession()
+    session.on('Page.windowOpen', onWindowOpen)
+    await session.send('Page.enable')
+    return session
+  } catch {
+    // Popups are still reported through the browser's targets.
+    await session?.detach().catch(() => {})
+    return undefined
+  }
 }
 
 /**
@@ -22,8 +42,10 @@ export interface PageEvents {
  * accepted (the action that raised them was chosen on purpose); prompt is dismissed, because no
  * value is ever made up. Popups are only noted: they are never followed or closed. The page decides
  * how many and how long, so only the first few of each are kept per action, clipped.
+ * The dialog listener is on before this returns: a dialog the page raises while it is first observed
+ * would otherwise hold that observation until the run's end. Only the popup session is opened after.
  */
-export async function watchPageEvents(page: Page): Promise<PageEvents> {
+export function watchPageEvents(page: Page): PageEvents {
   let dialogs: DialogRecord[] = []
   let popups: string[] = []
   let dismissing = false
@@ -59,17 +81,9 @@ export async function watchPageEvents(page: Page): Promise<PageEvents> {
     else notePopup(url)
   }
 
-  let session: CDPSession | undefined
-  try {
-    session = await page.createCDPSession()
-    session.on('Page.windowOpen', onWindowOpen)
-    await session.send('Page.enable')
-  } catch {
-    // A connection that refuses extra sessions still reports popups through the browser's targets.
-    session = undefined
-  }
   page.on('dialog', onDialog)
   browser.on('targetcreated', onTarget)
+  const opening = popupSession(page, onWindowOpen)
   return {
     takeDialogs() {
       const taken = dialogs
@@ -84,10 +98,11 @@ export async function watchPageEvents(page: Page): Promise<PageEvents> {
     dismissAll(on) {
       dismissing = on
     },
+    ready: opening.then(() => undefined),
     async dispose() {
       page.off('dialog', onDialog)
       browser.off('targetcreated', onTarget)
-      await session?.detach().catch(() => {})
+      await (await opening)?.detach().catch(() => {})
     },
   }
 }

@@ -49,6 +49,12 @@ export function runGoalLoop(page: Page, goal: string, settings: Settings, parts:
   return new GoalRun(page, goal, settings, parts, ledger, listeners).run()
 }
 
+/** Waits for both, then fails with the first failure: neither is left running when the run goes on to its end. */
+async function bothSettled(first: Promise<unknown>, second: Promise<unknown>): Promise<void> {
+  const settled = await Promise.allSettled([first, second])
+  for (const result of settled) if (result.status === 'rejected') throw result.reason
+}
+
 class GoalRun {
   readonly #page: Page
   readonly #goal: string
@@ -99,25 +105,27 @@ class GoalRun {
 
   async run(): Promise<LoopOutcome> {
     const run = this.#run
-    const { cache, consent } = this.#settings
+    const { consent } = this.#settings
     try {
-      // Answering dialogs needs the page to answer first; a watcher that arrives after the run is removed.
-      this.#events = scrubbedEvents(await run.race(watchPageEvents(this.#page), (late) => late.dispose()), this.#scrub)
+      // Dialogs are answered from here on, so no observation can be held by one.
+      const events = watchPageEvents(this.#page)
+      this.#events = scrubbedEvents(events, this.#scrub)
       // A page in a background tab (several pages of one window, as a crawler opens them) gets every
       // mouse move held by Chrome for about 5 s: the page the agent acts on behaves as focused.
       await run.race(this.#page.emulateFocusedPage(true))
-      if (cache) {
-        // The entry is found by the page the goal starts on, before anything moves it.
-        this.#source = await run.race(this.#source.withReplay(cache, this.#goal, this.#scrub(this.#page.url()), this.#settings.checklist === false))
-        this.#listeners.add(this.#source)
-      }
-      // Before the first observation, so the model never sees the banner; it never fails the run.
+      // What the first action needs (the popup session, the replay) is readied while the page is first
+      // observed; the consent step acts on the page, so it waits for it and comes before the observation.
+      const ready = run.race(this.#ready(events))
       if (consent) {
+        await ready
+        // Before the first observation, so the model never sees the banner; it never fails the run.
         this.#consent = await run.race(dismissConsent(this.#page, consent, this.#events))
         const failure = consentFailure(this.#consent)
         if (failure) throw new Error(failure)
+        await this.#view.observe([])
+      } else {
+        await bothSettled(ready, this.#view.observe([]))
       }
-      await this.#view.observe([])
       while (!(await this.#step())) {
         // Each turn is one decision, asked of the model unless the replay has it.
       }
@@ -130,6 +138,16 @@ class GoalRun {
       await this.#view.dispose()
       run.dispose()
     }
+  }
+
+  /** The popup session open and, with a cache, the replay found by the page the goal starts on. */
+  async #ready(events: PageEvents): Promise<void> {
+    const { cache } = this.#settings
+    const url = this.#scrub(this.#page.url())
+    await events.ready
+    if (!cache) return
+    this.#source = await this.#run.race(this.#source.withReplay(cache, this.#goal, url, this.#settings.checklist === false))
+    this.#listeners.add(this.#source)
   }
 
   /** One turn, phase by phase, on the page the last one left; true once DONE ends the run. */

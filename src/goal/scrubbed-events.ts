@@ -9,6 +9,7 @@ export function scrubbedEvents(events: PageEvents, scrub: Scrub): PageEvents {
     takeDialogs: () => events.takeDialogs().map((dialog) => ({ ...dialog, message: scrub(dialog.message) })),
     takePopups: () => events.takePopups().map(scrub),
     dismissAll: (on) => events.dismissAll(on),
+    ready: events.ready,
     dispose: () => events.dispose(),
   }
 }
