@@ -5,7 +5,7 @@ import puppeteer from 'puppeteer-core'
 import { createServer } from 'node:http'
 import { parseArgs } from 'node:util'
 import { CHROME_FLAGS, findChrome, NO_CHROME_MESSAGE } from '../src/cli/find-chrome.ts'
-import { PAGE_SCRIPT, PAGE_SCRIPT_VERSION } from '../src/page/bundle.generated.ts'
+import { PAGE_SCRIPTS } from '../src/page/bundle.generated.ts'
 import type { EngineOutcome } from '../src/page/rules-engine.ts'
 import type { Rules } from '../types/index.d.ts'
 
@@ -59,17 +59,18 @@ try {
   const tab = await browser.newPage()
   await tab.goto(url)
   // Installs the page script once in the page's own world; each run then times only the engine.
-  await tab.evaluate(`(${PAGE_SCRIPT})(${JSON.stringify(PAGE_SCRIPT_VERSION)}, 'rulesEngine', {})`)
+  const script = PAGE_SCRIPTS.extract
+  await tab.evaluate(`(${script.source})(${JSON.stringify(script.key)}, ${JSON.stringify(script.version)}, 'rulesEngine', {})`)
   const inPage: number[] = []
   const roundTrip: number[] = []
   for (let run = 0; run < runs + 1; run++) {
     const started = performance.now()
-    const result = await tab.evaluate((rules: Rules) => {
-      const script = (globalThis as unknown as Record<symbol, { call(name: string, args: unknown[]): EngineOutcome }>)[Symbol.for('puppeteer-agent.page')]!
+    const result = await tab.evaluate((rules: Rules, key: string) => {
+      const script = (globalThis as unknown as Record<symbol, { call(name: string, args: unknown[]): EngineOutcome }>)[Symbol.for(key)]!
       const begin = performance.now()
       const outcome = script.call('rulesEngine', [rules]) as { ok: boolean; data?: { rows: unknown[] } }
       return { ms: performance.now() - begin, outcome }
-    }, RULES)
+    }, RULES, script.key)
     const total = performance.now() - started
     if (!result.outcome.ok || result.outcome.data?.rows.length !== rows) throw new Error(`Unexpected engine result: ${JSON.stringify(result.outcome).slice(0, 200)}`)
     // The first run warms up the JIT and the style data; it is not counted.
@@ -77,7 +78,11 @@ try {
     inPage.push(result.ms)
     roundTrip.push(total)
   }
-  const sample = await tab.evaluate((rules: Rules) => (globalThis as unknown as Record<symbol, { call(name: string, args: unknown[]): EngineOutcome }>)[Symbol.for('puppeteer-agent.page')]!.call('rulesEngine', [rules]), RULES)
+  const sample = await tab.evaluate(
+    (rules: Rules, key: string) => (globalThis as unknown as Record<symbol, { call(name: string, args: unknown[]): EngineOutcome }>)[Symbol.for(key)]!.call('rulesEngine', [rules]),
+    RULES,
+    script.key,
+  )
   console.log(JSON.stringify({ rows, fieldsPerRow: 5, runs, medianInPageMs: Number(median(inPage).toFixed(1)), medianRoundTripMs: Number(median(roundTrip).toFixed(1)), firstRow: sample.ok ? (sample.data.rows as unknown[])[0] : sample }, null, 2))
 } finally {
   await browser.close()

@@ -2,7 +2,7 @@ import test from 'ava'
 import { callInDom, makeDom } from './helpers/jsdom.ts'
 import { layoutDom, observeDom } from './fixtures/collector/jsdom-layout.ts'
 import { collapse, markupText, shorten } from '../src/page/text.ts'
-import { PAGE_SCRIPT_VERSION } from '../src/page/bundle.generated.ts'
+import { PAGE_SCRIPTS } from '../src/page/bundle.generated.ts'
 
 // The one definition of page text (src/page/text.ts), and the page script installing itself once per document.
 
@@ -28,11 +28,21 @@ test('the rules engine and the collector read the same text from the same markup
   t.is(report.text, 'Pick one: Done')
 })
 
-test('the page script installs itself once per document, stamped with the bundle version', (t) => {
+test('each page script installs itself once per document when one of its functions is first called, stamped with its version', (t) => {
   const dom = makeDom('<p>x</p>')
-  const key = Symbol.for('puppeteer-agent.page')
-  t.is((dom.window as unknown as Record<symbol, unknown>)[key], undefined)
+  const installed = (script: { key: string }) => (dom.window as unknown as Record<symbol, { version: string } | undefined>)[Symbol.for(script.key)]
+  t.is(installed(PAGE_SCRIPTS.goal), undefined)
   callInDom(dom, 'planSubmit', dom.window.document.body)
-  const installed = (dom.window as unknown as Record<symbol, { version: string }>)[key]
-  t.is(installed?.version, PAGE_SCRIPT_VERSION)
+  t.is(installed(PAGE_SCRIPTS.goal)?.version, PAGE_SCRIPTS.goal.version)
+  // A goal's documents never parse the extraction's script.
+  t.is(installed(PAGE_SCRIPTS.extract), undefined)
+  callInDom(dom, 'rulesEngine', { text: { selector: 'p', attr: 'text' } })
+  t.is(installed(PAGE_SCRIPTS.extract)?.version, PAGE_SCRIPTS.extract.version)
+})
+
+test('the goal script holds none of the extraction, and the two scripts share no function name', (t) => {
+  t.deepEqual(PAGE_SCRIPTS.extract.functions, ['outline', 'rulesEngine'])
+  t.false(PAGE_SCRIPTS.goal.functions.some((name) => PAGE_SCRIPTS.extract.functions.includes(name)))
+  t.true(PAGE_SCRIPTS.goal.functions.includes('observe'))
+  t.notRegex(PAGE_SCRIPTS.goal.source, /InStock|availability/)
 })

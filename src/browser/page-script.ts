@@ -1,11 +1,12 @@
 import type { ElementHandle, Frame, JSHandle } from 'puppeteer-core'
 import { isolatedWorld } from './isolated-world.ts'
-import { PAGE_SCRIPT, PAGE_SCRIPT_VERSION } from '../page/bundle.generated.ts'
-import type { PageFunctions } from '../page/entry.ts'
+import { PAGE_SCRIPTS, type PageScript } from '../page/bundle.generated.ts'
+import type { PageFunctions } from '../page/call-page.ts'
 
-// Calls a function of the page script (src/page/, bundled into one script at build time) by name, in
-// the frame's isolated world. A document that already holds this version is sent only a short stub;
-// a new document, or one holding another version, gets the whole script once, which installs itself.
+// Calls a function of a page script (src/page/, bundled into two scripts at build time: the goal's
+// and the extraction's) by name, in the frame's isolated world. A document that already holds the
+// script at this version is sent only a short stub; a new document, or one holding another version,
+// gets the whole script once, which installs itself.
 
 type Name = keyof PageFunctions
 /** An argument as Node passes it: an element travels as its handle. */
@@ -13,17 +14,32 @@ type Remote<T> = [Exclude<T, null | undefined>] extends [Element] ? ElementHandl
 type RemoteArgs<P extends unknown[]> = { [K in keyof P]: Remote<P[K]> }
 type Args<N extends Name> = RemoteArgs<Parameters<PageFunctions[N]>>
 type Result<N extends Name> = Awaited<ReturnType<PageFunctions[N]>>
+type Install = (key: string, version: string, name: Name, ...args: unknown[]) => unknown
 
 const MISSING = 'puppeteer-agent: page script missing'
 
-// Built from the generated source in Node: Puppeteer sends a function's source text to the page.
-const installPageScript = new Function(`return ${PAGE_SCRIPT}`)() as (version: string, name: Name, ...args: unknown[]) => unknown
+export interface LoadedScript extends PageScript {
+  // Built from the generated source in Node: Puppeteer sends a function's source text to the page.
+  install: Install
+}
+
+/** The script that holds each function. */
+const SCRIPT_OF = new Map<string, LoadedScript>()
+for (const script of Object.values(PAGE_SCRIPTS)) {
+  const loaded: LoadedScript = { ...script, install: new Function(`return ${script.source}`)() as Install }
+  for (const name of script.functions) SCRIPT_OF.set(name, loaded)
+}
+
+/** The page script `name` belongs to, as the bundle lists them. */
+export function pageScriptOf(name: Name): LoadedScript {
+  const script = SCRIPT_OF.get(name)
+  if (!script) throw new Error(`No page script holds a function named "${name}"; run scripts/bundle-page.mjs again.`)
+  return script
+}
 
 /** The stub: calls the installed script when it is this version, else answers MISSING. Self-contained. */
-function callInstalled(version: string, name: Name, missing: string, ...args: unknown[]): unknown {
-  const installed = (globalThis as unknown as Record<symbol, { version: string; call(name: Name, args: unknown[]): unknown } | undefined>)[
-    Symbol.for('puppeteer-agent.page')
-  ]
+function callInstalled(key: string, version: string, name: Name, missing: string, ...args: unknown[]): unknown {
+  const installed = (globalThis as unknown as Record<symbol, { version: string; call(name: Name, args: unknown[]): unknown } | undefined>)[Symbol.for(key)]
   return installed && installed.version === version ? installed.call(name, args) : missing
 }
 
@@ -35,16 +51,18 @@ function isMissing(handle: JSHandle): boolean {
 /** Runs `name` in the frame's isolated world and returns its result by value. */
 export async function callInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<Result<N>> {
   const world = isolatedWorld(frame)
-  const quick = await world.evaluate(callInstalled, PAGE_SCRIPT_VERSION, name, MISSING, ...(args as unknown[]))
+  const { key, version, install } = pageScriptOf(name)
+  const quick = await world.evaluate(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
   if (quick !== MISSING) return quick as Result<N>
-  return (await world.evaluate(installPageScript, PAGE_SCRIPT_VERSION, name, ...(args as unknown[]))) as Result<N>
+  return (await world.evaluate(install, key, version, name, ...(args as unknown[]))) as Result<N>
 }
 
 /** Runs `name` in the frame's isolated world and returns a handle to its result (nodes, live objects). */
 export async function callHandleInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<JSHandle<Result<N>>> {
   const world = isolatedWorld(frame)
-  const quick = await world.evaluateHandle(callInstalled, PAGE_SCRIPT_VERSION, name, MISSING, ...(args as unknown[]))
+  const { key, version, install } = pageScriptOf(name)
+  const quick = await world.evaluateHandle(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
   if (!isMissing(quick)) return quick as JSHandle<Result<N>>
   await quick.dispose()
-  return (await world.evaluateHandle(installPageScript, PAGE_SCRIPT_VERSION, name, ...(args as unknown[]))) as JSHandle<Result<N>>
+  return (await world.evaluateHandle(install, key, version, name, ...(args as unknown[]))) as JSHandle<Result<N>>
 }

@@ -1,6 +1,6 @@
 import { JSDOM } from 'jsdom'
-import { PAGE_SCRIPT, PAGE_SCRIPT_VERSION } from '../../src/page/bundle.generated.ts'
-import type { PageFunctions } from '../../src/page/entry.ts'
+import { pageScriptOf } from '../../src/browser/page-script.ts'
+import type { PageFunctions } from '../../src/page/call-page.ts'
 
 export interface DomOptions {
   url?: string
@@ -22,6 +22,7 @@ export function runInDom<R>(dom: JSDOM, fn: (...args: any[]) => R, ...args: unkn
 
 /** Calls a function of the bundled page script (src/page/) by name inside a jsdom window, as Node does in Chrome. */
 export function callInDom<N extends keyof PageFunctions>(dom: JSDOM, name: N, ...args: unknown[]): ReturnType<PageFunctions[N]> {
-  const install = dom.window.eval(`(${PAGE_SCRIPT})`) as (version: string, name: N, ...args: unknown[]) => ReturnType<PageFunctions[N]>
-  return install(PAGE_SCRIPT_VERSION, name, ...args)
+  const { key, version, source } = pageScriptOf(name)
+  const install = dom.window.eval(`(${source})`) as (key: string, version: string, name: N, ...args: unknown[]) => ReturnType<PageFunctions[N]>
+  return install(key, version, name, ...args)
 }
