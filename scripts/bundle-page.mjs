@@ -33,8 +33,7 @@ function bundle(entry) {
     },
     format: 'iife',
     globalName: 'pageModule',
-    minify: true,
-    keepNames: true,
+    minify: process.env.PAGE_SCRIPT_PLAIN !== '1',
   })
   // The directive cannot open a function with rest parameters; the modules are strict code anyway.
   return outputFiles[0].text.replace(/^"use strict";\n?/, '')

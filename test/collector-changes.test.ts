@@ -1,6 +1,7 @@
 import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import { useChrome } from './helpers/chrome.ts'
+import { checkFreshness } from '../src/collector/check-freshness.ts'
 import { observe } from '../src/collector/observe.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
 
@@ -135,4 +136,55 @@ test('a control moved into the viewport by a style change is offered, one moved 
   const snapshot = await next()
   t.true(names(snapshot).includes('Far below'))
   t.false(names(snapshot).includes('First'))
+})
+
+const nearbyOf = (snapshot: Snapshot, name: string) => snapshot.observation.elements.find((element) => element.name === name)?.nearby
+
+test('a heading added, hidden or removed after the last observation names the controls after it in the next, and the freshness check reads the same', async (t) => {
+  const { page, next } = await opened(t)
+  await drawn(page)
+  t.is(nearbyOf(await next(), 'Quantity'), 'Shop')
+  await page.evaluate(() => {
+    const heading = document.createElement('h2')
+    heading.id = 'deals'
+    heading.textContent = 'Deals'
+    document.querySelector('form')!.before(heading)
+  })
+  await drawn(page)
+  let snapshot = await next()
+  t.is(nearbyOf(snapshot, 'Quantity'), 'Deals')
+  const quantity = snapshot.observation.elements.find((element) => element.name === 'Quantity')!
+  t.true((await checkFreshness(snapshot, quantity.id)).fresh)
+  // A heading in a subtree the walk does not enter (`hidden`, shown by a style all the same) is not one.
+  await page.evaluate(() => {
+    const box = document.createElement('div')
+    box.hidden = true
+    box.style.display = 'block'
+    box.innerHTML = '<h3>Hidden offers</h3>'
+    document.getElementById('deals')!.after(box)
+  })
+  await drawn(page)
+  snapshot = await next()
+  t.is(nearbyOf(snapshot, 'Quantity'), 'Deals')
+  t.true((await checkFreshness(snapshot, snapshot.observation.elements.find((element) => element.name === 'Quantity')!.id)).fresh)
+  await page.evaluate(() => document.getElementById('deals')!.remove())
+  await drawn(page)
+  t.is(nearbyOf(await next(), 'Quantity'), 'Shop')
+})
+
+test('a verification widget that appears after the last observation stops the page in the next; gone, it no longer does', async (t) => {
+  const { page, next } = await opened(t)
+  await drawn(page)
+  t.deepEqual((await next()).observation.blockers, [])
+  await page.evaluate(() => {
+    const widget = document.createElement('div')
+    widget.className = 'login-box g-recaptcha'
+    widget.style.cssText = 'width:304px;height:78px'
+    document.getElementById('list')!.append(widget)
+  })
+  await drawn(page)
+  t.deepEqual((await next()).observation.blockers.map((blocker) => blocker.kind), ['captcha'])
+  await page.evaluate(() => document.querySelector('.g-recaptcha')!.remove())
+  await drawn(page)
+  t.deepEqual((await next()).observation.blockers, [])
 })

@@ -8,32 +8,39 @@ import { centre, clipToViewport, inViewport, round } from './visibility.ts'
 // recognised by the widgets of the common providers or by its wording in the common languages, and
 // a canvas that is the page's surface.
 
-// The widgets of the common providers. Looked up by tag, class and id, which the browser indexes: a
-// selector of attribute substrings would test every element of a large page on each observation.
+// The widgets of the common providers, found by the observe walk as it visits each element
+// (`isChallengeWidget`): looking them up by tag, class and id made the browser go over a large page
+// once per name after each change, about 6 ms on a shop page of 20,000 elements.
 /** reCAPTCHA v3 and invisible widgets only show a badge and ask nothing. */
 const INVISIBLE = /size=invisible/
 /** Containers the providers' scripts render into: reCAPTCHA, hCaptcha, Turnstile, GeeTest's holder and panel. */
 const WIDGET_CLASSES = ['g-recaptcha', 'h-captcha', 'cf-turnstile', 'geetest_holder', 'geetest_panel']
+/** What every class of WIDGET_CLASSES holds: a class attribute without any is passed over at once. */
+const WIDGET_CLASS_HINT = /captcha|turnstile|geetest/
 /** Arkose Labs' default container. */
-const WIDGET_IDS = ['FunCaptcha']
+const WIDGET_ID = 'FunCaptcha'
 /** Self-hosted image CAPTCHAs (Securimage, KCAPTCHA, framework plug-ins) name the picture or its field for what it is. */
 const NAMED_CAPTCHA = /captcha/i
 
-/** The provider widgets and named CAPTCHA images of this document, visible or not. */
-function widgets(): Element[] {
-  const found: Element[] = []
-  for (const frame of Array.from(document.getElementsByTagName('iframe'))) {
-    if (CHALLENGE_FRAME.test(frame.src) && !INVISIBLE.test(frame.src)) found.push(frame)
+/**
+ * A provider's widget, visible or not: its challenge frame, the container its script renders into (not
+ * an invisible one), Arkose's container, or an image named for a CAPTCHA. `tag` is the element's local name.
+ */
+export function isChallengeWidget(el: Element, tag: string): boolean {
+  if (el.id === WIDGET_ID) return true
+  if (tag === 'iframe') {
+    const src = (el as HTMLIFrameElement).src
+    return CHALLENGE_FRAME.test(src) && !INVISIBLE.test(src)
   }
-  for (const name of WIDGET_CLASSES) {
-    for (const el of Array.from(document.getElementsByClassName(name))) if (el.getAttribute('data-size') !== 'invisible') found.push(el)
-  }
-  for (const id of WIDGET_IDS) {
-    const el = document.getElementById(id)
-    if (el) found.push(el)
-  }
-  for (const image of Array.from(document.images)) if (NAMED_CAPTCHA.test(image.getAttribute('src') ?? '') || NAMED_CAPTCHA.test(image.id)) found.push(image)
-  return found
+  if (tag === 'img') return NAMED_CAPTCHA.test(el.getAttribute('src') ?? '') || NAMED_CAPTCHA.test(el.id)
+  const classes = el.getAttribute('class')
+  if (!classes || !WIDGET_CLASS_HINT.test(classes)) return false
+  return WIDGET_CLASSES.some((name) => el.classList.contains(name)) && el.getAttribute('data-size') !== 'invisible'
+}
+
+/** Frames first, then the containers, then images: the order a page's widgets are judged in. */
+function rank(el: Element): number {
+  return el.localName === 'iframe' ? 0 : el.localName === 'img' ? 2 : 1
 }
 
 /**
@@ -68,9 +75,13 @@ export function captchaField(el: Element): boolean {
   return NAMED_CAPTCHA.test(el.getAttribute('name') ?? '') || NAMED_CAPTCHA.test(el.id)
 }
 
-/** The first visible challenge widget of a known provider, or `field`, a visible field named for one. */
-export function captchaWidget(field: Element | undefined): RawBlocker | null {
-  for (const el of field ? [field, ...widgets()] : widgets()) {
+/**
+ * The first visible challenge widget of a known provider, or `field`, a visible field named for one.
+ * `widgets` are the frame's, as the walk found them in document order.
+ */
+export function captchaWidget(field: Element | undefined, widgets: readonly Element[]): RawBlocker | null {
+  const judged = [...widgets].sort((a, b) => rank(a) - rank(b))
+  for (const el of field ? [field, ...judged] : judged) {
     const rect = boxOf(el)
     if (rect.width <= 0 || rect.height <= 0 || !inViewport(el) || !rendered(el)) continue
     const at = centre(rect)

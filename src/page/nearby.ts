@@ -1,3 +1,4 @@
+import { insideClosed } from './closed.ts'
 import { attr, composedParent } from './dom.ts'
 import { callCache, remembered, rendered } from './layout.ts'
 import { shorten, textOf } from './text.ts'
@@ -25,10 +26,19 @@ const headingCache = callCache<Node, Element[]>()
 const scopeCache = callCache<Element, Element | null>()
 const scopeAnswers = callCache<Element, boolean>()
 
+/**
+ * The document's headings as this call's walk found them (`Found.headings`), so that they are not
+ * looked up again in the whole document: the same list `headingsOf` reads otherwise.
+ */
+export function useHeadings(headings: Element[]): void {
+  headingCache.set(document, headings)
+}
+
+/** The headings of a tree in document order, but those inside a subtree no walk enters. */
 function headingsOf(root: Document | ShadowRoot): Element[] {
   let found = headingCache.get(root)
   if (!found) {
-    found = Array.from(root.querySelectorAll(HEADINGS))
+    found = Array.from(root.querySelectorAll(HEADINGS)).filter((heading) => !insideClosed(heading))
     headingCache.set(root, found)
   }
   return found

@@ -5,6 +5,7 @@ import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
 import { usePlacements, vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
+import { useHeadings } from './nearby.ts'
 import { copyFound, walkChanges, type Found } from './page-walk.ts'
 import { frameWatch, keepWalk, takeChanges, trustedPlacements } from './frame-watch.ts'
 import { offer, type Visible } from './offer.ts'
@@ -147,6 +148,7 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   const walk = walkChanges(kept, changed, removed, listened)
   keepWalk(watch, walk, walk.walked)
   usePlacements(trustedPlacements(watch))
+  useHeadings(walk.found.headings)
   const found = copyFound(walk.found)
   const { text, holders, captcha } = viewportText(found.texts, request.textLimit)
   addPointerControls(found, holders, listened)
@@ -197,7 +199,7 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
   }
 
   // A field's prompt may be its placeholder or label only, so the offered names are read too.
-  const verification = captcha ?? captchaWidget(challengeField) ?? captchaPhrase([text, ...elements.map((element) => element.name)])
+  const verification = captcha ?? captchaWidget(challengeField, found.widgets) ?? captchaPhrase([text, ...elements.map((element) => element.name)])
   if (verification) blockers.unshift(verification)
   // An XML or SVG document has no body: no form, no text layout the agent can reason about.
   if (!document.body && window === window.top) blockers.push({ kind: 'no_body', rect: { x: 0, y: 0, width: vw, height: vh }, at: [vw >> 1, vh >> 1] })

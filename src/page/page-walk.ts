@@ -1,7 +1,8 @@
+import { isChallengeWidget } from './blockers.ts'
+import { closed, insideClosed } from './closed.ts'
 import { isCandidate } from './names.ts'
 import type { Signal } from './offer.ts'
 import { hintedIn, hintedUnder, scriptSignal } from './script-controls.ts'
-import { SKIP_TAGS } from './text.ts'
 
 // The observe walk: every node a frame's observation starts from (controls, canvases, icons, labels,
 // text), in document order, through open shadow roots. A document's last walk is kept; the next one
@@ -21,6 +22,10 @@ export interface Found {
   leaves: Element[]
   /** Labels: a checkbox hidden on purpose is seen through one (the viewport watch follows them). */
   labels: Element[]
+  /** Headings of the document's own tree (not of shadow trees): what a control's nearby text may come from. */
+  headings: Element[]
+  /** The widgets of human-verification providers, visible or not (`isChallengeWidget`). */
+  widgets: Element[]
 }
 
 /** A walk as a document keeps it for the next observation. */
@@ -41,7 +46,7 @@ const HAS_TEXT = /\S/
 const MAX_CHANGED_ROOTS = 50
 
 function emptyFound(): Found {
-  return { candidates: [], signals: new Map(), canvases: [], texts: [], leaves: [], labels: [] }
+  return { candidates: [], signals: new Map(), canvases: [], texts: [], leaves: [], labels: [], headings: [], widgets: [] }
 }
 
 /** A copy the observation may add to without touching what is kept. */
@@ -58,15 +63,17 @@ function nextSkipping(walker: TreeWalker): Node | null {
   return next
 }
 
-/** An element whose subtree the walk does not enter (a script, a select's options, `hidden`). */
-function closed(el: Element): boolean {
-  return SKIP_TAGS.has(el.localName) || (el as HTMLElement).hidden === true
-}
-
 interface WalkState {
   found: Found
   listened: ReadonlySet<Element>
   shadowRoots: ShadowRoot[]
+  /** Walking a shadow tree, whose headings are not the document's. */
+  inShadow: boolean
+}
+
+/** A heading, as `HEADINGS` selects them. */
+function isHeading(el: Element, tag: string): boolean {
+  return (tag.length === 2 && tag[0] === 'h' && tag[1]! >= '1' && tag[1]! <= '6') || el.getAttribute('role') === 'heading'
 }
 
 function visit(el: Element, state: WalkState, hints: ReadonlySet<Element>): void {
@@ -81,11 +88,16 @@ function visit(el: Element, state: WalkState, hints: ReadonlySet<Element>): void
     } else if (tag === 'canvas') found.canvases.push(el)
   }
   if (tag === 'label') found.labels.push(el)
+  if (!state.inShadow && isHeading(el, tag)) found.headings.push(el)
+  if (isChallengeWidget(el, tag)) found.widgets.push(el)
   // An inline SVG is one icon, however many shapes draw it.
   if (tag === 'svg' || (el.firstChild === null && !NOT_ICONS.has(tag) && el.namespaceURI !== SVG_NS)) found.leaves.push(el)
   if (el.shadowRoot) {
     state.shadowRoots.push(el.shadowRoot)
+    const inShadow = state.inShadow
+    state.inShadow = true
     walkBelow(el.shadowRoot, state, hintedIn(el.shadowRoot))
+    state.inShadow = inShadow
   }
 }
 
@@ -108,7 +120,7 @@ function walkBelow(root: Node, state: WalkState, hints: ReadonlySet<Element>): v
 
 /** The whole document's walk. */
 export function walkDocument(listened: ReadonlySet<Element>): KeptWalk {
-  const state: WalkState = { found: emptyFound(), listened, shadowRoots: [] }
+  const state: WalkState = { found: emptyFound(), listened, shadowRoots: [], inShadow: false }
   walkBelow(document, state, hintedIn(document))
   return { found: state.found, walked: [state.found], listened, shadowRoots: state.shadowRoots }
 }
@@ -130,7 +142,7 @@ export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'al
   const found = removed ? connected(kept.found) : { ...kept.found, signals: new Map(kept.found.signals) }
   const walked: Found[] = []
   for (const root of tops) {
-    const part: WalkState = { found: emptyFound(), listened, shadowRoots: [] }
+    const part: WalkState = { found: emptyFound(), listened, shadowRoots: [], inShadow: false }
     if (!insideClosed(root)) {
       const hints = hintedUnder(root)
       visit(root, part, hints)
@@ -148,12 +160,6 @@ function topmost(roots: Element[]): Element[] {
   return roots.filter((root) => !roots.some((other) => other !== root && other.contains(root)))
 }
 
-/** A strict ancestor keeps the walk out of `el` (its subtree is skipped). */
-function insideClosed(el: Element): boolean {
-  for (let node = el.parentElement; node; node = node.parentElement) if (closed(node)) return true
-  return false
-}
-
 /** The kept lists without the nodes that left the document (positions compare only within it). */
 function connected(found: Found): Found {
   const candidates = found.candidates.filter((node) => node.isConnected)
@@ -163,7 +169,16 @@ function connected(found: Found): Found {
     if (signal) signals.set(el, signal)
   }
   const kept = <T extends Node>(list: T[]) => list.filter((node) => node.isConnected)
-  return { candidates, signals, canvases: kept(found.canvases), texts: kept(found.texts), leaves: kept(found.leaves), labels: kept(found.labels) }
+  return {
+    candidates,
+    signals,
+    canvases: kept(found.canvases),
+    texts: kept(found.texts),
+    leaves: kept(found.leaves),
+    labels: kept(found.labels),
+    headings: kept(found.headings),
+    widgets: kept(found.widgets),
+  }
 }
 
 // compareDocumentPosition bits, read as "the node is … the root".
@@ -199,5 +214,7 @@ function replaceSubtree(found: Found, part: Found, root: Element): void {
   found.texts = replaceRun(found.texts, part.texts, root)
   found.leaves = replaceRun(found.leaves, part.leaves, root)
   found.labels = replaceRun(found.labels, part.labels, root)
+  found.headings = replaceRun(found.headings, part.headings, root)
+  found.widgets = replaceRun(found.widgets, part.widgets, root)
   for (const [el, signal] of part.signals) found.signals.set(el, signal)
 }
