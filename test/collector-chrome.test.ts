@@ -224,3 +224,14 @@ test('a frame that does not answer is left out; the rest of the page is observed
   t.deepEqual(names(observation), ['Top button'])
   t.is(observation.frames.length, 1)
 })
+
+test('a form whose fields are named "hidden" and "id" is read like any other: its text names the controls beside it', async (t) => {
+  const page = await chrome.page(t)
+  // Named fields shadow a form's own properties; a walk reading `form.hidden` took the form for hidden.
+  await page.setContent(`<ul><li><form><input type="hidden" name="hidden" value="1"><input type="hidden" name="id" value="7">
+    <span>Size 42, in stock</span> <button type="button">Add to cart</button></form></li></ul>`)
+  const snapshot = await snap(t, page)
+  const button = snapshot.observation.elements.find((element) => element.name === 'Add to cart')
+  t.is(button?.nearby, 'Size 42, in stock')
+  t.true(snapshot.observation.text.includes('Size 42, in stock'))
+})

@@ -1,11 +1,17 @@
+import { hiddenAttribute } from './dom.ts'
 import { SKIP_TAGS } from './text.ts'
 
 // The subtrees no walk of ours enters: what they hold is never offered, read as text or taken for a
 // heading, whichever code looks for it.
 
-/** An element whose subtree the walk does not enter (a script, a select's options, `hidden`). */
+/**
+ * An element whose subtree the walk does not enter (a script, a select's options, `hidden`, but
+ * `hidden="until-found"`, whose content the browser's find-in-page reveals).
+ */
 export function closed(el: Element): boolean {
-  return SKIP_TAGS.has(el.localName) || (el as HTMLElement).hidden === true
+  if (SKIP_TAGS.has(el.localName)) return true
+  const hidden = hiddenAttribute(el)
+  return hidden !== null && hidden.toLowerCase() !== 'until-found'
 }
 
 /** A strict ancestor keeps the walk out of `el` (its subtree is skipped). */

@@ -14,6 +14,16 @@ export function attr(el: Element, name: string): string {
   return (el.getAttribute(name) ?? '').trim()
 }
 
+const HTML_NS = 'http://www.w3.org/1999/xhtml'
+
+/**
+ * The `hidden` attribute of an HTML element, or null. Read as an attribute: a form's field named
+ * "hidden" shadows the property, and reading the property of a form looks through all its fields.
+ */
+export function hiddenAttribute(el: Element): string | null {
+  return el.namespaceURI === HTML_NS ? el.getAttribute('hidden') : null
+}
+
 export function inputType(el: Element): string {
   return el.localName === 'input' ? ((el as HTMLInputElement).type || 'text').toLowerCase() : ''
 }

@@ -22,11 +22,27 @@ const TOOLBARS = `[role=toolbar], ${CONTROLS}`
 
 const FIELD_SELECTOR = 'input:not([type=hidden]), select, textarea, [contenteditable]:not([contenteditable=false])'
 
-/** Fields under an element, counted once per call: the controls of one page share their ancestors. */
-const fieldCounts = callCache<Element, number>()
+/** Whether an element holds more than one field, answered once per call: the controls of one page share their ancestors. */
+const manyFieldAnswers = callCache<Element, boolean>()
 
-function fieldsIn(box: Element): number {
-  return remembered(fieldCounts, box, (node) => node.querySelectorAll(FIELD_SELECTOR).length)
+function holdsManyFields(box: Element): boolean {
+  return remembered(manyFieldAnswers, box, holdsManyFieldsNow)
+}
+
+/**
+ * Looks for a second field only from the first one on: counting them all made a box holding a shop's
+ * 3,000 filter inputs match every one of them for each control beside it.
+ */
+function holdsManyFieldsNow(box: Element): boolean {
+  const first = box.querySelector(FIELD_SELECTOR)
+  if (!first) return false
+  if (first.querySelector(FIELD_SELECTOR)) return true
+  for (let node: Element | null = first; node && node !== box; node = node.parentElement) {
+    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.matches(FIELD_SELECTOR) || next.querySelector(FIELD_SELECTOR)) return true
+    }
+  }
+  return false
 }
 
 function tidy(text: string): string {
@@ -115,7 +131,7 @@ function leadText(block: Element): string {
  */
 function fromAbove(el: Element): string {
   for (let box = el.parentElement, hops = 0; box && box.localName !== 'body' && hops < 3; box = box.parentElement, hops++) {
-    if (fieldsIn(box) > 1) return ''
+    if (holdsManyFields(box)) return ''
     const above = box.previousElementSibling
     if (!above) continue
     // A heading over the box titles a part of the page, not this field (a group's heading is read below).
@@ -134,7 +150,7 @@ function sharesHeading(node: Node): boolean {
 /** The heading of the smallest group that holds this field and no other. */
 function fromGroup(el: Element): string {
   for (let group = el.parentElement, hops = 0; group && group.localName !== 'body' && hops < 4; group = group.parentElement, hops++) {
-    if (fieldsIn(group) > 1) return ''
+    if (holdsManyFields(group)) return ''
     // Its own children only: a selector with `:scope >` would still search the whole subtree.
     const heading = Array.from(group.children).find((child) => child.localName === 'legend' || child.matches(HEADINGS))
     if (heading) return labelLike(textOf(heading, NAME_CHARS, null, false))

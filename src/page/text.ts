@@ -1,4 +1,4 @@
-import { attr } from './dom.ts'
+import { attr, hiddenAttribute } from './dom.ts'
 import { boxless, callCache, remembered } from './layout.ts'
 
 // The one definition of text as the agent reads it: which tags hold no readable text, which tags
@@ -73,7 +73,7 @@ export function textOf(node: Node, limit: number, skip: Node | null, includeHidd
     const tag = el.localName
     if (SKIP_TAGS.has(tag) || tag === 'input') return
     if (current !== node) {
-      if (!includeHidden && (el.getAttribute('aria-hidden') === 'true' || (el as HTMLElement).hidden)) return
+      if (!includeHidden && (el.getAttribute('aria-hidden') === 'true' || hiddenAttribute(el) !== null)) return
       if (!includeHidden && typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) && !boxless(el)) return
       const label = attr(el, 'aria-label')
       if (label) {
