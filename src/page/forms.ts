@@ -1,7 +1,7 @@
 import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
 import { valueOf } from './control-state.ts'
-import { hash, shorten, textOf } from './text.ts'
+import { HASH_START, hashOn, hashText, shorten, textOf } from './text.ts'
 
 // A control's form and the other fields' values, so a decision sees what is already filled in.
 
@@ -32,11 +32,13 @@ export function formSummary(form: HTMLFormElement) {
   if (cached) return cached
   const entries: Array<[string, string, Element[]]> = []
   const groups = new Map<string, [string, string, Element[]]>()
-  Array.from(form.elements).forEach((field, index) => {
+  const fields = form.elements
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!
     const tag = field.localName
+    if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') continue
     const type = inputType(field)
-    if (tag !== 'input' && tag !== 'select' && tag !== 'textarea') return
-    if (type === 'hidden' || type === 'submit' || type === 'reset' || type === 'button' || type === 'image') return
+    if (type === 'hidden' || type === 'submit' || type === 'reset' || type === 'button' || type === 'image') continue
     const key = fieldKey(field, index)
     if (type === 'radio') {
       const group = groups.get(key) ?? [key, '', []]
@@ -46,17 +48,23 @@ export function formSummary(form: HTMLFormElement) {
       }
       group[2].push(field)
       if ((field as HTMLInputElement).checked) group[1] = (field as HTMLInputElement).value
-      return
+      continue
     }
     const value = type === 'checkbox' ? ((field as HTMLInputElement).checked ? 'checked' : 'unchecked') : valueOf(field).full ?? ''
     entries.push([key, type === 'password' ? (value === '0' ? '' : '•••') : value, [field]])
-  })
+  }
   const forms = Array.from(document.forms)
   const name = shorten(
     attr(form, 'aria-label') || attr(form, 'name') || attr(form, 'id') || (forms.length > 1 ? `form ${forms.indexOf(form) + 1}` : 'form'),
     40,
   )
-  const summary = { name, entries, digest: hash(entries.map(([key, value]) => `${key}=${value}`).join('\n')) }
+  // The hash of every "key=value" line joined, taken line by line: a form of thousands of fields made a
+  // string of tens of thousands of characters on each observation.
+  let state = HASH_START
+  entries.forEach(([key, value], i) => {
+    state = hashOn(hashOn(hashOn(hashOn(state, i ? '\n' : ''), key), '='), value)
+  })
+  const summary = { name, entries, digest: hashText(state) }
   formCache.set(form, summary)
   return summary
 }

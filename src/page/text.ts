@@ -43,10 +43,23 @@ export function shortenValue(text: string, limit: number): string {
   return `${text.slice(0, limit - URL_END - 1)}…${text.slice(-URL_END)}`
 }
 
-export function hash(text: string): string {
-  let h = 0x811c9dc5
+/** FNV-1a's starting state: `hashOn` from here over pieces gives `hash` of the pieces joined. */
+export const HASH_START = 0x811c9dc5
+
+/** The FNV-1a state after `text`, from `state`. */
+export function hashOn(state: number, text: string): number {
+  let h = state
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-  return (h >>> 0).toString(36)
+  return h
+}
+
+/** The FNV-1a state, written short. */
+export function hashText(state: number): string {
+  return (state >>> 0).toString(36)
+}
+
+export function hash(text: string): string {
+  return hashText(hashOn(HASH_START, text))
 }
 
 const blocks = callCache<Element, boolean>()

@@ -27,16 +27,17 @@ export function viewportText(texts: Text[], textLimit: number): ViewportText {
   let previous: { parent: Element; endsInSpace: boolean } | null = null
   for (const node of texts) {
     if (text.length >= textLimit) break
-    const data = node.data
-    if (!/\S/.test(data)) continue
     const parent = node.parentElement
     if (!parent) continue
     let seen = parentSeen.get(parent)
-    const placed = placement(parent)
-    if (seen === undefined && (placed === 'out' || placed === 'none')) {
-      seen = 0
-      parentSeen.set(parent, seen)
-    } else if (seen === undefined) {
+    // Most of a long page's texts are where the viewport watch placed outside it: passed over first.
+    if (seen === undefined) {
+      const placed = placement(parent)
+      if (placed === 'out' || placed === 'none') continue
+    }
+    const data = node.data
+    if (!/\S/.test(data)) continue
+    if (seen === undefined) {
       const rect = boxOf(parent)
       if (rect.width === 0 && rect.height === 0 && boxless(parent)) {
         // No box of its own: judge the text by its own box and the nearest ancestor that has one.
