@@ -123,8 +123,37 @@ test('a target hidden between the guard and the click is not clicked where it wa
   }
   const outcome = await run(page, await snapshotOf(page, { e1: '#fetch' }), decide('CLICK', 'e1'), { checkFreshness: hideAfterCheck })
   t.false(outcome.acted)
-  t.regex((outcome as { stale: string }).stale, /could not be located for the click/)
+  // The point is looked for while the guard runs: either it is found gone, or the browser's hit test finds
+  // what is there now.
+  t.regex((outcome as { stale: string }).stale, /could not be located for the click|the browser's hit test found <button#later>/)
   t.is(await text(page), 'idle')
+})
+
+test('a click waits for its freshness check, which runs while the click is prepared: a check that fails late presses nothing', async (t) => {
+  const page = await open(t)
+  await page.evaluate(() => {
+    ;(window as unknown as { presses: number }).presses = 0
+    for (const type of ['pointerdown', 'mousedown', 'click']) document.addEventListener(type, () => (window as unknown as { presses: number }).presses++, true)
+  })
+  // A slow check: the watch is armed and the point found long before it answers.
+  const lateStale: CheckFreshness = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    return { fresh: false, reason: 'name changed' }
+  }
+  const outcome = await run(page, await snapshotOf(page, { e1: '#fetch' }), decide('CLICK', 'e1'), { checkFreshness: lateStale })
+  t.deepEqual(outcome, { acted: false, stale: 'name changed' })
+  t.is(await page.evaluate(() => (window as unknown as { presses: number }).presses), 0)
+  t.is(await text(page), 'idle')
+})
+
+test('a click says when it was delivered, which the wait for the page to settle counts from', async (t) => {
+  const page = await open(t)
+  const before = performance.now()
+  const outcome = await act({ page, snapshot: await snapshotOf(page, { e1: '#fetch' }), decision: decide('CLICK', 'e1'), waitMs: 0, checkFreshness: connected })
+  const after = performance.now()
+  t.true(outcome.acted)
+  const at = (outcome as { inputAt?: number }).inputAt
+  t.true(at !== undefined && at > before && at <= after)
 })
 
 test('TYPE_TEXT replaces the value of an input as typed text, with input events', async (t) => {

@@ -6,7 +6,7 @@ import type { Decision } from '../decision/decision.ts'
 import { specOf, type PageOperation } from '../operations.ts'
 import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
 import { drag } from './drag.ts'
-import { clickTarget, focusTarget, hoverTarget, pressEnter, type InputResult } from './guarded-input.ts'
+import { clickTarget, focusTarget, hoverTarget, pressEnter, type Gate, type InputResult } from './guarded-input.ts'
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { isDocumentGone } from '../base/gone.ts'
@@ -15,7 +15,7 @@ export type { ActionInput, ActionOutcome, CheckFreshness } from './action.ts'
 
 /** How each operation carried out on the page is done; the operations table lists them. */
 const CARRY_OUT: Record<PageOperation, (input: ActionInput) => Promise<ActionOutcome>> = {
-  CLICK: (input) => withFreshTarget(input, (handle) => click(input, handle)),
+  CLICK: click,
   TYPE_TEXT: typeText,
   SUBMIT: (input) => withFreshTarget(input, (handle) => submit(input, handle)),
   SELECT: (input) => withFreshTarget(input, (handle) => selectOption(input, handle)),
@@ -55,10 +55,27 @@ function targetOf(decision: Decision): string {
 
 /**
  * A click; on a field, the click puts the caret there, so keyboard focus must be in the field after it
- * (a page that moves it elsewhere would take the next key or text).
+ * (a page that moves it elsewhere would take the next key or text). The freshness check runs while the
+ * click's watch is armed and its point found, and nothing is pressed before it passed.
  */
-async function click(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
-  const clicked = await clickTarget(input.page, handle, input.element && !input.element.pointerFollowed ? 'press' : 'move')
+async function click(input: ActionInput): Promise<ActionOutcome> {
+  const approach = input.element && !input.element.pointerFollowed ? 'press' : 'move'
+  const handle = input.snapshot.handles.get(targetOf(input.decision))
+  // A target the snapshot holds no handle for is known to the check alone, which then runs first.
+  if (!handle) return withFreshTarget(input, async (checked) => focusKept(input, checked, await clickTarget(input.page, checked, approach)))
+  const gate: Gate = checkTarget(input).then((fresh) => {
+    if (!fresh.fresh) return { done: false, stale: fresh.reason }
+    input.signal?.throwIfAborted()
+    return null
+  })
+  // Read by the click, maybe after a failure of its own: never a rejection no one awaits.
+  gate.catch(() => {})
+  const clicked = await clickTarget(input.page, handle, approach, gate)
+  return outcomeOf(await focusKept(input, handle, clicked), handle)
+}
+
+/** After a click on a field: the click's result, unless keyboard focus went somewhere else. */
+async function focusKept(input: ActionInput, handle: ElementHandle<Element>, clicked: InputResult): Promise<InputResult> {
   if (!clicked.done || !input.element?.operations.includes('type')) return clicked
   const focus = await callInFrame(handle.frame, 'focusHolder', handle).catch(unlessDocumentGone(null))
   // The click navigated the document away: its focus went with it, which is the click's right.

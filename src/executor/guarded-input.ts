@@ -31,7 +31,11 @@ const PRESS_EVENTS = { click: ['pointerdown', 'mousedown'], key: ['keydown'] }
 /** A point in top-viewport CSS pixels. */
 export type Point = { x: number; y: number }
 
-export type InputResult = { done: true } | { done: false; stale: string } | { done: false; redirected: string }
+/** `at`: performance.now() once the last input event was delivered, what the page's quiet is counted from. */
+export type InputResult = { done: true; at?: number } | { done: false; stale: string } | { done: false; redirected: string }
+
+/** Whether the target may still be pressed: null when it may, else why not (the freshness check's verdict). */
+export type Gate = Promise<InputResult | null>
 
 /** The document was replaced before anything was pressed: a stale decision. */
 const DOCUMENT_CHANGED: InputResult = { done: false, stale: 'document changed' }
@@ -45,12 +49,15 @@ async function watched(
   types: string[],
   press: (watch: JSHandle<InputWatch>) => Promise<InputResult>,
   exact = false,
+  gate?: Gate,
 ): Promise<InputResult> {
   let watch: JSHandle<InputWatch>
   try {
     watch = await callHandleInFrame(handle.frame, 'watchInput', handle, types, exact)
   } catch (error) {
-    if (isDocumentGone(error)) return DOCUMENT_CHANGED
+    // The freshness check, when it runs beside the arming, says best what became of the target.
+    if (isDocumentGone(error)) return (await gate) ?? DOCUMENT_CHANGED
+    await gate?.catch(() => {})
     throw error
   }
   try {
@@ -141,31 +148,53 @@ async function pressAt(
   types: string[],
   held?: () => Promise<void>,
   approach: Approach = 'move',
+  gate?: Gate,
 ): Promise<InputResult> {
-  // The point is found while the watch is armed: neither needs the other.
-  return watched(handle, types, async (watch) => {
-    const point = await pointing
-    if ('done' in point) return point
-    if (approach === 'move') await page.mouse.move(point.x, point.y)
-    const missed = await hitVerdict(page, handle, watch, point)
-    if (missed) return missed
-    await (approach === 'move' ? page.mouse.down() : button(page, 'mousePressed', point))
-    // A drag's moves only follow a press that reached the target; a click's release is judged with its press.
-    const pressVerdict = held ? verdict(await read(watch), PRESS_EVENTS.click, 'click') : undefined
-    // Released in any case, so the button is not left down; the watch stops a misdirected release.
-    if (pressVerdict?.done && held) await held()
-    await (approach === 'move' ? page.mouse.up() : button(page, 'mouseReleased', point))
-    if (pressVerdict && !pressVerdict.done) return pressVerdict
-    return verdict(await read(watch), PRESS_EVENTS.click, 'click')
-  })
+  // The point is found while the watch is armed (and the target checked, with a gate): none needs the others.
+  return watched(
+    handle,
+    types,
+    async (watch) => {
+      const [stale, point] = await Promise.all([gate ?? null, pointing])
+      if (stale) return stale
+      if ('done' in point) return point
+      if (approach === 'move') await page.mouse.move(point.x, point.y)
+      const missed = await hitVerdict(page, handle, watch, point)
+      if (missed) return missed
+      if (approach === 'press' && !held) {
+        // Sent together: nothing the release needs happens between them, and the watch judges both.
+        await Promise.all([button(page, 'mousePressed', point), button(page, 'mouseReleased', point)])
+        const at = performance.now()
+        return delivered(verdict(await read(watch), PRESS_EVENTS.click, 'click'), at)
+      }
+      await (approach === 'move' ? page.mouse.down() : button(page, 'mousePressed', point))
+      // A drag's moves only follow a press that reached the target; a click's release is judged with its press.
+      const pressVerdict = held ? verdict(await read(watch), PRESS_EVENTS.click, 'click') : undefined
+      // Released in any case, so the button is not left down; the watch stops a misdirected release.
+      if (pressVerdict?.done && held) await held()
+      await (approach === 'move' ? page.mouse.up() : button(page, 'mouseReleased', point))
+      const at = performance.now()
+      if (pressVerdict && !pressVerdict.done) return pressVerdict
+      return delivered(verdict(await read(watch), PRESS_EVENTS.click, 'click'), at)
+    },
+    false,
+    gate,
+  )
+}
+
+/** A verdict that the input landed, stamped with when it was delivered. */
+function delivered(result: InputResult, at: number): InputResult {
+  return result.done ? { done: true, at } : result
 }
 
 /**
  * Clicks the centre of the target's visible box, after the browser has confirmed the target is there.
  * A click with a key held (a multiple listbox's Ctrl-click) moves the pointer, which sends the keys along.
+ * With a `gate`, nothing is pressed until it lets the click through; it is waited for while the watch
+ * is armed and the point found.
  */
-export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move'): Promise<InputResult> {
-  return pressAt(page, handle, pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach)
+export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move', gate?: Gate): Promise<InputResult> {
+  return pressAt(page, handle, pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach, gate)
 }
 
 /**

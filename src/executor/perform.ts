@@ -28,7 +28,8 @@ export async function perform(input: ActionInput, race: Race): Promise<Performed
     const outcome = await race(
       (async () => {
         const outcome = await act(input)
-        const inputAt = performance.now()
+        // The page's quiet is counted from the input itself, not from the checks read after it.
+        const inputAt = (outcome.acted && outcome.inputAt) || performance.now()
         const { quietMs } = specOf(input.decision.operation)
         if (outcome.acted && !waiting) await settle(input.page, activity, outcome.frames, quietMs ? { ...SETTLE_BOUNDS, quietMs } : SETTLE_BOUNDS, inputAt)
         return outcome
