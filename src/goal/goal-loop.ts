@@ -110,11 +110,9 @@ class GoalRun {
       // Dialogs are answered from here on, so no observation can be held by one.
       const events = watchPageEvents(this.#page)
       this.#events = scrubbedEvents(events, this.#scrub)
-      // A page in a background tab (several pages of one window, as a crawler opens them) gets every
-      // mouse move held by Chrome for about 5 s: the page the agent acts on behaves as focused.
-      await run.race(this.#page.emulateFocusedPage(true))
-      // What the first action needs (the popup session, the replay) is readied while the page is first
-      // observed; the consent step acts on the page, so it waits for it and comes before the observation.
+      // What the first action needs (the popup session, the page's focus, the replay) is readied while the
+      // page is first observed; the consent step acts on the page, so it waits for it and comes before
+      // the observation.
       const ready = run.race(this.#ready(events))
       if (consent) {
         await ready
@@ -140,11 +138,13 @@ class GoalRun {
     }
   }
 
-  /** The popup session open and, with a cache, the replay found by the page the goal starts on. */
+  /** The popup session open, the page focused and, with a cache, the replay found by the page the goal starts on. */
   async #ready(events: PageEvents): Promise<void> {
     const { cache } = this.#settings
     const url = this.#scrub(this.#page.url())
-    await events.ready
+    // A page in a background tab (several pages of one window, as a crawler opens them) gets every
+    // mouse move held by Chrome for about 5 s: the page the agent acts on behaves as focused.
+    await Promise.all([events.ready, this.#page.emulateFocusedPage(true)])
     if (!cache) return
     this.#source = await this.#run.race(this.#source.withReplay(cache, this.#goal, url, this.#settings.checklist === false))
     this.#listeners.add(this.#source)
