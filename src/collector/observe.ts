@@ -155,12 +155,14 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
   const attempt = async (fresh: boolean): Promise<Observe> => {
     run.asked = []
     const handles: Handle[] = []
-    for (const child of run.children) {
-      const owner = await ownerOf(memory, child.frame, fresh)
-      if (!owner) continue
+    // Looked up side by side: a page with a dozen ad frames waited for each iframe in turn.
+    const owners = await Promise.all(run.children.map((child) => ownerOf(memory, child.frame, fresh)))
+    run.children.forEach((child, i) => {
+      const owner = owners[i]
+      if (!owner) return
       run.asked.push(child)
       handles.push(owner)
-    }
+    })
     let listeners = memory.listeners.get(run.frame)
     if (!listeners) memory.listeners.set(run.frame, (listeners = { nodes: new Map(), pointerEverywhere: true }))
     const cache = listeners
