@@ -20,6 +20,34 @@ const NO_NODE = /No node found at given location/i
 
 export type HitResult = { onTarget: true } | { onTarget: false; found: string }
 
+/**
+ * What a hit test can know before the pointer is where it will be, read while the input is prepared:
+ * the target's own node (a hit on it needs no look inside the page), and, only where the pointer will
+ * not move first, the top frame's scroll.
+ */
+export interface HitFacts {
+  targetNode?: number
+  scroll?: [number, number]
+}
+
+/**
+ * The top frame's scroll (read now), and the target's backend node ID. Never rejects: what cannot be
+ * read here (a document gone) is read by the hit test itself, which says what became of it.
+ */
+export async function hitFacts(page: Page, target: ElementHandle<Element>, withScroll: boolean): Promise<HitFacts> {
+  const node = frameSession(target.frame)
+    .send('DOM.describeNode', { objectId: target.remoteObject().objectId! })
+    .then(({ node }) => node.backendNodeId)
+    .catch(() => undefined)
+  const scroll = withScroll ? scrollOf(page.mainFrame()).catch(() => undefined) : undefined
+  const [targetNode, scrolled] = await Promise.all([node, scroll])
+  return { ...(targetNode === undefined ? {} : { targetNode }), ...(scrolled ? { scroll: scrolled } : {}) }
+}
+
+function scrollOf(frame: Frame): Promise<[number, number]> {
+  return isolatedWorld(frame).evaluate(() => [window.scrollX, window.scrollY] as [number, number])
+}
+
 function contains(ancestor: Frame, frame: Frame): boolean {
   for (let current: Frame | null = frame; current; current = current.parentFrame()) if (current === ancestor) return true
   return false
@@ -41,13 +69,19 @@ async function elementAt(frame: Frame, x: number, y: number): Promise<ElementHan
  * What the browser finds at `point` (top-viewport CSS pixels): the target (or a node inside it, or a label
  * of it), or a short name of what is there instead. `watch` is the input watch armed on the target.
  */
-export async function browserHitTest(page: Page, target: ElementHandle<Element>, watch: JSHandle<InputWatch>, point: { x: number; y: number }): Promise<HitResult> {
+export async function browserHitTest(
+  page: Page,
+  target: ElementHandle<Element>,
+  watch: JSHandle<InputWatch>,
+  point: { x: number; y: number },
+  facts: HitFacts = {},
+): Promise<HitResult> {
   let frame = page.mainFrame()
   let x = point.x
   let y = point.y
   for (let depth = 0; depth < MAX_FRAME_DEPTH; depth++) {
     const session = frameSession(frame)
-    const [scrollX, scrollY] = await isolatedWorld(frame).evaluate(() => [window.scrollX, window.scrollY])
+    const [scrollX, scrollY] = depth === 0 && facts.scroll ? facts.scroll : await scrollOf(frame)
     let hit: { backendNodeId: number; frameId: string }
     try {
       hit = await session.send('DOM.getNodeForLocation', {
@@ -62,6 +96,8 @@ export async function browserHitTest(page: Page, target: ElementHandle<Element>,
     }
     const owner = page.frames().find((candidate) => frameId(candidate) === hit.frameId)
     if (!owner) return { onTarget: false, found: 'a node of a frame the page does not list' }
+    // The target itself is there: nothing to ask the page.
+    if (owner === target.frame && facts.targetNode !== undefined && hit.backendNodeId === facts.targetNode) return { onTarget: true }
     // A pseudo-element (an icon font's ::before glyph) is no element: the element that draws it is
     // what the browser's own hit test of that frame finds there.
     const node = (await adoptNode(owner, hit.backendNodeId)) ?? (owner === frame ? await elementAt(frame, x, y) : null)

@@ -1,6 +1,6 @@
 import type { ElementHandle, JSHandle, KeyInput, Page } from 'puppeteer-core'
 import type { PressKey } from '../operations.ts'
-import { browserHitTest, type HitResult } from './browser-hit-test.ts'
+import { browserHitTest, hitFacts, type HitFacts, type HitResult } from './browser-hit-test.ts'
 import { isDocumentGone } from '../base/gone.ts'
 import { frameSession } from '../browser/isolated-world.ts'
 import { callHandleInFrame } from '../browser/page-script.ts'
@@ -110,10 +110,10 @@ export async function pointOf(handle: ElementHandle<Element>, input: string): Pr
 }
 
 /** The browser's hit test at `point`, as an input's verdict: null when the target is there. */
-async function hitVerdict(page: Page, handle: ElementHandle<Element>, watch: JSHandle<InputWatch>, point: Point): Promise<InputResult | null> {
+async function hitVerdict(page: Page, handle: ElementHandle<Element>, watch: JSHandle<InputWatch>, point: Point, facts?: HitFacts): Promise<InputResult | null> {
   let hit: HitResult
   try {
-    hit = await browserHitTest(page, handle, watch, point)
+    hit = await browserHitTest(page, handle, watch, point, facts)
   } catch (error) {
     // Replaced while the pointer moved: nothing was pressed yet.
     if (isDocumentGone(error)) return DOCUMENT_CHANGED
@@ -151,15 +151,17 @@ async function pressAt(
   gate?: Gate,
 ): Promise<InputResult> {
   // The point is found while the watch is armed (and the target checked, with a gate): none needs the others.
+  // Where the pointer will not move first, the page's scroll is read now too.
+  const knowing = hitFacts(page, handle, approach === 'press')
   return watched(
     handle,
     types,
     async (watch) => {
-      const [stale, point] = await Promise.all([gate ?? null, pointing])
+      const [stale, point, facts] = await Promise.all([gate ?? null, pointing, knowing])
       if (stale) return stale
       if ('done' in point) return point
       if (approach === 'move') await page.mouse.move(point.x, point.y)
-      const missed = await hitVerdict(page, handle, watch, point)
+      const missed = await hitVerdict(page, handle, watch, point, facts)
       if (missed) return missed
       if (approach === 'press' && !held) {
         // Sent together: nothing the release needs happens between them, and the watch judges both.
