@@ -1,5 +1,5 @@
 import type { ElementHandle, Frame } from 'puppeteer-core'
-import { adoptNode, frameSession, isolatedWorld } from '../browser/isolated-world.ts'
+import { adoptNode, frameSession } from '../browser/isolated-world.ts'
 
 // The elements of a frame that the page gave a click, press, touch, hover or drop listener, read from the browser
 // (CDP `DOMDebugger.getEventListeners` over the whole document, shadow roots included, in one call)
@@ -35,7 +35,9 @@ const LOOKUPS_PER_OBSERVATION = 300
 
 export interface ListenerCache {
   /** The frame's document as a remote object of its main world, held by CDP only (what the listener call reads from). */
-  document?: Promise<{ objectId: string; backendNodeId: number }>
+  document?: Promise<string>
+  /** Its backend node ID: its own listeners are the whole page's, not one control's. */
+  documentNode?: Promise<number>
   /** Its window, the same way: listeners on it are not the document's. */
   window?: Promise<string>
   /** The document or the window listens to the pointer's moves, as of the last lookup. */
@@ -62,51 +64,38 @@ export function releaseListeners(frame: Frame, cache: ListenerCache): void {
   const document = cache.document
   const window = cache.window
   cache.document = undefined
+  cache.documentNode = undefined
   cache.window = undefined
-  void document?.then(({ objectId }) => frameSession(frame).send('Runtime.releaseObject', { objectId })).catch(() => {})
+  void document?.then((objectId) => frameSession(frame).send('Runtime.releaseObject', { objectId })).catch(() => {})
   void window?.then((objectId) => frameSession(frame).send('Runtime.releaseObject', { objectId })).catch(() => {})
 }
 
 /**
- * The document as an object of the frame's main world, reached through CDP alone (no script runs
- * there). Read from an object of the isolated world instead, the same call with `pierce` crashed the
- * renderer within a few observations (Chrome 156).
+ * The document and the window of the frame's main world. Both are unforgeable properties of the global
+ * object, so evaluating their names runs nothing of the page's (a page cannot declare a global of
+ * either name). The listener call reads from main-world objects: the same call with `pierce` on an
+ * object of the isolated world crashed the renderer within a few observations (Chrome 156).
  */
-async function mainWorldDocument(frame: Frame): Promise<{ objectId: string; backendNodeId: number }> {
-  const session = frameSession(frame)
-  const isolated = await isolatedWorld(frame).evaluateHandle(() => document)
-  try {
-    const { node } = await session.send('DOM.describeNode', { objectId: isolated.remoteObject().objectId! })
-    const { object } = await session.send('DOM.resolveNode', { backendNodeId: node.backendNodeId })
-    if (!object.objectId) throw new Error(`The document of frame ${frame.url()} did not resolve to an object.`)
-    return { objectId: object.objectId, backendNodeId: node.backendNodeId }
-  } finally {
-    void isolated.dispose().catch(() => {})
-  }
-}
-
-/**
- * The window of the frame's main world. `window` is an unforgeable property of the global object, so
- * evaluating the name runs nothing of the page's.
- */
-async function mainWorldWindow(frame: Frame): Promise<string> {
-  const handle = await frame.evaluateHandle('window')
+async function mainWorldObject(frame: Frame, name: 'document' | 'window'): Promise<string> {
+  const handle = await frame.evaluateHandle(name)
   const objectId = handle.remoteObject().objectId
-  if (!objectId) throw new Error(`The window of frame ${frame.url()} did not resolve to an object.`)
+  if (!objectId) throw new Error(`The ${name} of frame ${frame.url()} did not resolve to an object.`)
   return objectId
 }
 
 async function readListeners(frame: Frame, cache: ListenerCache): Promise<{ listeners: Listener[]; documentNode: number; windowTypes: string[] }> {
-  cache.document ??= mainWorldDocument(frame)
-  cache.window ??= mainWorldWindow(frame)
-  const [{ objectId, backendNodeId }, windowId] = await Promise.all([cache.document, cache.window])
+  cache.document ??= mainWorldObject(frame, 'document')
+  cache.window ??= mainWorldObject(frame, 'window')
+  const [objectId, windowId] = await Promise.all([cache.document, cache.window])
   const session = frameSession(frame)
+  cache.documentNode ??= session.send('DOM.describeNode', { objectId }).then(({ node }) => node.backendNodeId)
   // `pierce` reaches into open shadow roots (and child frames, whose nodes do not resolve here).
-  const [{ listeners }, onWindow] = await Promise.all([
+  const [{ listeners }, onWindow, documentNode] = await Promise.all([
     session.send('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true }),
     session.send('DOMDebugger.getEventListeners', { objectId: windowId, depth: 0 }),
+    cache.documentNode,
   ])
-  return { listeners, documentNode: backendNodeId, windowTypes: onWindow.listeners.map((listener) => listener.type) }
+  return { listeners, documentNode, windowTypes: onWindow.listeners.map((listener) => listener.type) }
 }
 
 const listensToPointer = (types: Iterable<string>) => [...types].some((type) => POINTER_EVENTS.has(type))
