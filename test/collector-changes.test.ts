@@ -188,3 +188,21 @@ test('a verification widget that appears after the last observation stops the pa
   await drawn(page)
   t.deepEqual((await next()).observation.blockers, [])
 })
+
+test('a listener taken away with no change to the markup: the element is no longer a control in the next observation', async (t) => {
+  const { page, next } = await opened(t)
+  await page.evaluate(() => {
+    const onClick = () => {}
+    ;(window as unknown as { onTitle: () => void }).onTitle = onClick
+    document.getElementById('title')!.addEventListener('click', onClick)
+  })
+  await drawn(page)
+  t.deepEqual(names(await next()), ['Shop', 'Categories', 'First', 'Second', 'Quantity'])
+  // Observed with what the last observation was handed while the listeners are read again.
+  await page.evaluate(() => document.getElementById('title')!.removeEventListener('click', (window as unknown as { onTitle: () => void }).onTitle))
+  await drawn(page)
+  t.deepEqual(names(await next()), ['Categories', 'First', 'Second', 'Quantity'])
+  await page.evaluate(() => document.getElementById('title')!.addEventListener('click', (window as unknown as { onTitle: () => void }).onTitle))
+  await drawn(page)
+  t.deepEqual(names(await next()), ['Shop', 'Categories', 'First', 'Second', 'Quantity'])
+})

@@ -44,6 +44,8 @@ export interface ListenerCache {
   pointerEverywhere: boolean
   /** Handle by backend node ID; null for a node that is not an element of this frame. */
   nodes: Map<number, ElementHandle<Element> | null>
+  /** What the last observation of this document was handed: the next one starts from it. */
+  used?: { listened: ListenedElement[]; pointerEverywhere: boolean }
 }
 
 interface Listener {
@@ -57,10 +59,16 @@ export interface ListenedElement {
   kinds: string
 }
 
+/** Whether two lookups found the same elements for the same inputs, in the same order. */
+export function sameListened(a: readonly ListenedElement[], b: readonly ListenedElement[]): boolean {
+  return a.length === b.length && a.every((element, i) => element.handle === b[i]!.handle && element.kinds === b[i]!.kinds)
+}
+
 /** Releases what a frame's cache holds. */
 export function releaseListeners(frame: Frame, cache: ListenerCache): void {
   for (const handle of cache.nodes.values()) void handle?.dispose().catch(() => {})
   cache.nodes.clear()
+  cache.used = undefined
   const document = cache.document
   const window = cache.window
   cache.document = undefined

@@ -7,7 +7,7 @@ import { isDocumentGone, isHandleReleased } from '../base/gone.ts'
 import { log } from '../base/log.ts'
 import { PageGoneError } from '../errors.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
-import { listenedElements } from './click-listeners.ts'
+import { listenedElements, sameListened, type ListenedElement, type ListenerCache } from './click-listeners.ts'
 import { forgetFrames, ownerOf, release, releaseLater, releaseMemory, takeMemory, type CollectorMemory, type CollectorSnapshot } from './collector-memory.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
 import { LIMITS } from './limits.ts'
@@ -150,6 +150,36 @@ function isStale(error: unknown): boolean {
   return isDocumentGone(error) || isHandleReleased(error)
 }
 
+/**
+ * Whether the observation made with `last` stands, the listeners read meanwhile being the same; when
+ * they are not, the nodes it obtained are released for the observation made again.
+ */
+async function guessed(
+  run: FrameRun,
+  held: Map<string, Handle>,
+  evaluation: Promise<void>,
+  lookup: Promise<ListenedElement[]>,
+  last: NonNullable<ListenerCache['used']>,
+  cache: ListenerCache,
+): Promise<boolean> {
+  // A document replaced since (its kept handles gone) is observed once the lookup is back, as a first time is.
+  const observed = await evaluation.then(
+    () => true,
+    (error: unknown) => {
+      if (isStale(error)) return false
+      throw error
+    },
+  )
+  const listened = await lookup
+  if (observed && cache.pointerEverywhere === last.pointerEverywhere && sameListened(listened, last.listened)) return true
+  if (observed) {
+    const kept = new Set(held.values())
+    const obtained = [...run.elementHandles, ...run.scrollHandles].filter((handle) => !kept.has(handle))
+    releaseLater(() => release(obtained))
+  }
+  return false
+}
+
 /** Runs the page script in one frame, handing it its children's iframes and their last points. */
 async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<string, Handle>): Promise<void> {
   const attempt = async (fresh: boolean): Promise<Observe> => {
@@ -180,15 +210,25 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       listenedKinds: [],
       pointerEverywhere: true,
     }
+    const evaluateWith = (used: NonNullable<ListenerCache['used']>) => {
+      request.listenedKinds = used.listened.map((element) => element.kinds)
+      request.pointerEverywhere = used.pointerEverywhere
+      // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
+      return evaluateFrame(run, request, [...handles, ...used.listened.map((element) => element.handle)], held)
+    }
     // A child frame's listeners get a share of its time: on a busy renderer, a frame observed without
     // them is better than one left out. The lookup goes on, and the next observation has its answer.
     // The frame's time bound covers both.
     const evaluation = (async () => {
-      const listened = await listenedElements(run.frame, cache, fresh, run.parent ? LIMITS.frameListenersMs : undefined)
-      request.listenedKinds = listened.map((element) => element.kinds)
-      request.pointerEverywhere = cache.pointerEverywhere
-      // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
-      await evaluateFrame(run, request, [...handles, ...listened.map((element) => element.handle)], held)
+      const lookup = listenedElements(run.frame, cache, fresh, run.parent ? LIMITS.frameListenersMs : undefined)
+      const last = run.parent || fresh ? undefined : cache.used
+      // The top frame is observed with what its last observation was handed while the listeners are read
+      // again; only when they changed (seldom: a listener added with no change to the markup, or one on a
+      // node that came or went) is it observed once more.
+      if (last && (await guessed(run, held, evaluateWith(last), lookup, last, cache))) return
+      const used = { listened: await lookup, pointerEverywhere: cache.pointerEverywhere }
+      await evaluateWith(used)
+      cache.used = used
     })()
     await (run.parent ? withinFrameTimeout(run, evaluation) : evaluation)
     return request
