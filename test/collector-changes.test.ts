@@ -1,8 +1,10 @@
 import test from 'ava'
-import type { Page } from 'puppeteer-core'
+import type { Frame, Page } from 'puppeteer-core'
 import { useChrome } from './helpers/chrome.ts'
 import { checkFreshness } from '../src/collector/check-freshness.ts'
 import { observe } from '../src/collector/observe.ts'
+import { isolatedWorld } from '../src/browser/isolated-world.ts'
+import { PAGE_SCRIPTS } from '../src/page/bundle.generated.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
 
 // Observations that cost what changed, in real Chrome: the walk of the last observation is kept and
@@ -205,4 +207,22 @@ test('a listener taken away with no change to the markup: the element is no long
   await page.evaluate(() => document.getElementById('title')!.addEventListener('click', (window as unknown as { onTitle: () => void }).onTitle))
   await drawn(page)
   t.deepEqual(names(await next()), ['Shop', 'Categories', 'First', 'Second', 'Quantity'])
+})
+
+test('a frame its iframe does not show is not observed at all; shown later, it is observed and offered', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<button>Outside</button><iframe id="slot" style="display:none" srcdoc="<button>Inside</button><iframe srcdoc='<button>Deeper</button>'></iframe>"></iframe>`)
+  let snapshot = await observe(page)
+  t.teardown(() => snapshot.dispose())
+  t.deepEqual(names(snapshot), ['Outside'])
+  // Neither the hidden frame nor the one inside it ran any script of ours.
+  const installed = (frame: Frame) => isolatedWorld(frame).evaluate((key) => Symbol.for(key) in globalThis, PAGE_SCRIPTS.goal.key)
+  const children = page.mainFrame().childFrames()
+  t.is(children.length, 1)
+  t.false(await installed(children[0]!))
+  t.false(await installed(children[0]!.childFrames()[0]!))
+  await page.evaluate(() => (document.getElementById('slot')!.style.display = 'block'))
+  await drawn(page)
+  snapshot = await observe(page, { previous: snapshot })
+  t.deepEqual(names(snapshot), ['Outside', 'Inside', 'Deeper'])
 })

@@ -10,6 +10,7 @@ import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { listenedElements, sameListened, type ListenedElement, type ListenerCache } from './click-listeners.ts'
 import { forgetFrames, ownerOf, release, releaseLater, releaseMemory, takeMemory, type CollectorMemory, type CollectorSnapshot } from './collector-memory.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
+import { shownFrames } from './shown-frames.ts'
 import { LIMITS } from './limits.ts'
 
 // The Node side of the collector. Every frame runs the page script once, all at the same time. A
@@ -312,9 +313,10 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
 
 async function observeFrames(page: Page, popups: string[], memory: CollectorMemory): Promise<CollectorSnapshot> {
   const held = memory.handles
-  const runs = frameRuns(page)
+  const every = frameRuns(page)
   // A closed page, or its main frame detached soon after: nothing to observe, and no run to read below.
-  if (page.isClosed() || runs.length === 0) throw new PageGoneError('The page was closed, or the browser disconnected: there is no frame to observe.')
+  if (page.isClosed() || every.length === 0) throw new PageGoneError('The page was closed, or the browser disconnected: there is no frame to observe.')
+  const runs = await shownFrames(memory, every)
   const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
   try {
     await Promise.all(runs.map((run) => observeRun(memory, run, held)))
@@ -328,7 +330,8 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
     held.clear()
     throw error
   } finally {
-    forgetFrames(memory, new Set(runs.map((run) => run.frame)))
+    // A frame left out for not being shown is still the page's: what is known of it is kept.
+    forgetFrames(memory, new Set(every.map((run) => run.frame)))
   }
 
   const top = runs[0]!

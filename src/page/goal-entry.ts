@@ -4,7 +4,7 @@
 // never parse the outline and the rules engine.
 
 export { check } from './check-target.ts'
-export { hit } from './hit-test.ts'
+export { framesShown, hit } from './hit-test.ts'
 export { dragGeometry } from './drag-geometry.ts'
 export { documentParsed, findListOption, focusHolder, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage, waitForDomQuiet } from './input.ts'
 export { observe } from './observe-frame.ts'

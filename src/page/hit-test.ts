@@ -29,3 +29,8 @@ export function hitThrough(owner: Element, points: Point[]): ChildReport {
 export function hit(owner: Element, points: Point[]): Array<Point | null> {
   return hitThrough(owner, points).points
 }
+
+/** Whether each iframe shows its frame in this one's viewport, as `hitThrough` judges it. */
+export function framesShown(...owners: Element[]): boolean[] {
+  return owners.map((owner) => hitThrough(owner, []).visible)
+}
