@@ -11,7 +11,15 @@ import { hiddenFromUsers } from './visibility.ts'
 
 const ROW_TAGS = new Set(['li', 'tr', 'article', 'dd', 'fieldset'])
 const ROW_ROLES = new Set(['row', 'listitem', 'article', 'group', 'radiogroup'])
-export const HEADINGS = 'h1,h2,h3,h4,h5,h6,[role="heading"]'
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
+const HEADING_ROLE = 'heading'
+/** Headings as a selector, for the lookups inside a subtree. */
+export const HEADINGS = [...HEADING_TAGS, `[role="${HEADING_ROLE}"]`].join(',')
+
+/** Whether `el` (of local name `tag`) is a heading, as `HEADINGS` selects them, without matching a selector. */
+export function isHeading(el: Element, tag: string): boolean {
+  return HEADING_TAGS.has(tag) || el.getAttribute('role') === HEADING_ROLE
+}
 
 /** Parts of a page whose headings speak only for what is inside them. */
 const SCOPE_TAGS = new Set(['section', 'article', 'aside', 'nav', 'main', 'form', 'fieldset', 'dialog', 'li', 'tr'])

@@ -1,6 +1,7 @@
 import { isChallengeWidget } from './blockers.ts'
 import { closed, insideClosed } from './closed.ts'
 import { isCandidate } from './names.ts'
+import { isHeading } from './nearby.ts'
 import type { Signal } from './offer.ts'
 import { hintedIn, hintedUnder, scriptSignal } from './script-controls.ts'
 
@@ -69,11 +70,6 @@ interface WalkState {
   shadowRoots: ShadowRoot[]
   /** Walking a shadow tree, whose headings are not the document's. */
   inShadow: boolean
-}
-
-/** A heading, as `HEADINGS` selects them. */
-function isHeading(el: Element, tag: string): boolean {
-  return (tag.length === 2 && tag[0] === 'h' && tag[1]! >= '1' && tag[1]! <= '6') || el.getAttribute('role') === 'heading'
 }
 
 function visit(el: Element, state: WalkState, hints: ReadonlySet<Element>): void {
