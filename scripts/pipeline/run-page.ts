@@ -37,7 +37,16 @@ export interface PageRun {
   leftovers: Record<string, number>
 }
 
-function pageListeners(page: Page): Record<string, number> {
+/** How long to wait for the page's requests to end before its listeners are counted. */
+const IDLE_WAIT_MS = 2_000
+
+/**
+ * The page's listeners by event, counted once no request is in flight: Puppeteer listens for the end
+ * of each request it has seen start (a favicon fetched after a load, say), so a count taken while one
+ * is open is one higher for `requestfinished` and `requestfailed` without anything of ours left.
+ */
+async function pageListeners(page: Page): Promise<Record<string, number>> {
+  await page.waitForNetworkIdle({ idleTime: 0, timeout: IDLE_WAIT_MS }).catch(() => {})
   return Object.fromEntries(PAGE_EVENTS.map((event) => [event, page.listenerCount(event)]))
 }
 
@@ -108,7 +117,7 @@ export async function runPage({ browser, origin, page, sessions, isolation, trac
     let mark = performance.now()
     await tab.goto(new URL(page.path, origin).href, { waitUntil: 'load' })
     gotoMs = performance.now() - mark
-    const listenersBefore = pageListeners(tab)
+    const listenersBefore = await pageListeners(tab)
     const sessionsBefore = sessionsOf(tab, sessions)
 
     const model = scriptedModel((request) => task.policy(request))
@@ -127,7 +136,7 @@ export async function runPage({ browser, origin, page, sessions, isolation, trac
     const wrong = extracted.status === 'success' ? task.check(extracted.data, page.n) : messageOf(extracted.error)
     if (wrong) problems.push(`extraction: ${wrong}`)
 
-    const listenersAfter = pageListeners(tab)
+    const listenersAfter = await pageListeners(tab)
     for (const event of PAGE_EVENTS) {
       const added = listenersAfter[event]! - listenersBefore[event]!
       if (added !== 0) leftovers[`page '${event}' listeners`] = added
