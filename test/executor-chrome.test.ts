@@ -2,7 +2,7 @@ import test from 'ava'
 import type { ElementHandle, Page } from 'puppeteer-core'
 import type { Observation, ObservedElement, Snapshot } from '../src/collector/observation.ts'
 import type { Decision } from '../src/decision/decision.ts'
-import { isolatedWorld } from '../src/browser/isolated-world.ts'
+import { frameSession, isolatedWorld } from '../src/browser/isolated-world.ts'
 import { act, type CheckFreshness } from '../src/executor/act.ts'
 import { watchActivity } from '../src/executor/page-activity.ts'
 import { watchPageEvents } from '../src/executor/page-events.ts'
@@ -307,4 +307,27 @@ test('a popup tab is reported with its URL and not followed', async (t) => {
   await run(page, await snapshotOf(page, { e1: 'a' }), decide('CLICK', 'e1'))
   t.deepEqual(events.takePopups(), [server.url('sites/popup/partner.html')])
   t.true(page.url().endsWith('/sites/popup/index.html'))
+})
+
+test('a navigation the page asks for counts as under way before its request is seen, so settling waits for it', async (t) => {
+  const page = await open(t)
+  const activity = watchActivity(page)
+  t.teardown(() => activity.dispose())
+  let requestSeen = false
+  page.on('request', (request) => {
+    if (request.isNavigationRequest()) requestSeen = true
+  })
+  const asked = new Promise<{ navigating: boolean; requestSeen: boolean }>((resolve) => {
+    // Registered after the watch's own listener, so it reads the watch as the event has left it.
+    frameSession(page.mainFrame()).once('Page.frameRequestedNavigation', () => resolve({ navigating: activity.navigating, requestSeen }))
+  })
+  await page.evaluate(() => {
+    const form = document.createElement('form')
+    form.action = '/sites/executor/next.html'
+    document.body.append(form)
+    form.submit()
+  })
+  t.deepEqual(await asked, { navigating: true, requestSeen: false })
+  t.true(await activity.until(() => !activity.navigating, 5_000))
+  t.true(page.url().includes('/sites/executor/next.html'))
 })

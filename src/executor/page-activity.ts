@@ -1,11 +1,18 @@
-import type { HTTPRequest, Page } from 'puppeteer-core'
+import type { HTTPRequest, Page, Protocol } from 'puppeteer-core'
+import { frameId, frameSession } from '../browser/isolated-world.ts'
 
 // Requests that may stay open for the life of the page: waiting for them would never settle.
 const LONG_LIVED = new Set(['eventsource', 'websocket', 'ping', 'prefetch'])
+/**
+ * How long a navigation the page asked for (a form submitted, a link followed) counts as under way
+ * before its request is seen: on a busy machine the request can come after the DOM's quiet is over.
+ * One never sent (a download, a navigation the page's `beforeunload` refused) stops counting then.
+ */
+const REQUESTED_NAVIGATION_MS = 1_000
 
 /** Network and navigation activity of a page, watched from just before an input until it has settled. */
 export interface PageActivity {
-  /** A main-frame navigation was requested and its new document has not fired DOMContentLoaded yet. */
+  /** A main-frame navigation was asked for or requested, and its new document has not fired DOMContentLoaded yet. */
   readonly navigating: boolean
   /** Requests started and not finished. */
   readonly inflight: number
@@ -23,12 +30,27 @@ export function watchActivity(page: Page): PageActivity {
     for (const waiter of [...waiters]) waiter()
   }
 
+  // A navigation the main frame asked for, until its request is seen or it stops counting.
+  let requestedUntil = 0
+  let requestedTimer: NodeJS.Timeout | undefined
+  const session = frameSession(page.mainFrame())
+  const mainFrameId = frameId(page.mainFrame())
+  const onRequested = (event: Protocol.Page.FrameRequestedNavigationEvent) => {
+    if (event.frameId !== mainFrameId || event.disposition !== 'currentTab') return
+    requestedUntil = performance.now() + REQUESTED_NAVIGATION_MS
+    clearTimeout(requestedTimer)
+    // The waiters learn when it stops counting, as they learn of every other change.
+    requestedTimer = setTimeout(notify, REQUESTED_NAVIGATION_MS)
+    notify()
+  }
+
   const onRequest = (request: HTTPRequest) => {
     if (LONG_LIVED.has(request.resourceType())) return
     inflight.add(request)
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
       navigation = request
       committed = false
+      requestedUntil = 0
     }
     notify()
   }
@@ -47,6 +69,7 @@ export function watchActivity(page: Page): PageActivity {
   }
   const onDomContentLoaded = () => {
     navigation = undefined
+    requestedUntil = 0
     notify()
   }
 
@@ -55,10 +78,11 @@ export function watchActivity(page: Page): PageActivity {
   page.on('requestfailed', onFailed)
   page.on('framenavigated', onFrameNavigated)
   page.on('domcontentloaded', onDomContentLoaded)
+  session.on('Page.frameRequestedNavigation', onRequested)
 
   return {
     get navigating() {
-      return navigation !== undefined
+      return navigation !== undefined || performance.now() < requestedUntil
     },
     get inflight() {
       return inflight.size
@@ -84,6 +108,8 @@ export function watchActivity(page: Page): PageActivity {
       page.off('requestfailed', onFailed)
       page.off('framenavigated', onFrameNavigated)
       page.off('domcontentloaded', onDomContentLoaded)
+      session.off('Page.frameRequestedNavigation', onRequested)
+      clearTimeout(requestedTimer)
     },
   }
 }
