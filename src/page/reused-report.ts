@@ -4,7 +4,7 @@ import type { FrameReport, ObserveRequest } from './types.ts'
 
 // A frame that has not changed since its last observation is reported as it was, in a fraction of a
 // millisecond: no mutation, no event that moves or restyles anything, the same scroll, size, address,
-// focus and field values, no animation running, and the same request and listened nodes. Anything
+// focus, field values and scroll positions of what it offered, no animation running, and the same request and listened nodes. Anything
 // else observes the frame again. Only what Node is handed back is rebuilt, since which nodes it
 // holds differs from call to call. A target is still checked live before every input
 // (check-target.ts): a reused report only ever spares an observation.
@@ -24,6 +24,8 @@ interface KeptReport {
   address: string
   focused: Element | null
   fields: string
+  /** Where each offered element and scroller is scrolled to. */
+  scrolls: string
 }
 
 function requestKey(request: ObserveRequest): string {
@@ -43,6 +45,17 @@ function fieldStates(offered: Element[], candidates: readonly Element[]): string
     if (typeof field.value === 'string') states += `${field.value.length}:${field.value}|${field.selectedIndex ?? ''};`
   }
   for (const node of candidates) if (node.localName === 'input') states += (node as HTMLInputElement).checked ? '1' : '0'
+  return states
+}
+
+/**
+ * Where the offered elements and scrollers are scrolled to: a script may scroll a field or a list
+ * without a mutation, and its scroll event comes only with the next frame drawn, after an
+ * observation made at once would have taken the old report.
+ */
+function scrollStates(nodes: Element[]): string {
+  let states = ''
+  for (const node of nodes) states += `${node.scrollTop},${node.scrollLeft};`
   return states
 }
 
@@ -72,6 +85,7 @@ export function keepReport(watch: FrameWatch, request: ObserveRequest, nodes: El
     address: address(),
     focused: focusedElement(document),
     fields: fieldStates(elementNodes, watch.walk?.found.candidates ?? []),
+    scrolls: scrollStates([...elementNodes, ...scrollNodes]),
   }
 }
 
@@ -82,6 +96,7 @@ export function reusedReport(watch: FrameWatch, request: ObserveRequest, nodes: 
   if (kept.address !== address() || kept.focused !== focusedElement(document)) return undefined
   if (kept.nodes.length !== nodes.length || kept.nodes.some((node, i) => node !== nodes[i])) return undefined
   if (kept.request !== requestKey(request) || kept.fields !== fieldStates(kept.elementNodes, watch.walk?.found.candidates ?? []) || running()) return undefined
+  if (kept.scrolls !== scrollStates([...kept.elementNodes, ...kept.scrollNodes])) return undefined
   return kept
 }
 
