@@ -10,28 +10,32 @@ import { LIMITS } from './limits.ts'
 // The executor's last look before input: the target is described again by the collector's own page
 // script and compared with what the model was shown. Changes elsewhere on the page do not matter.
 
-export type Freshness = { fresh: true; handle: ElementHandle<Element> } | { fresh: false; reason: string }
+/**
+ * A fresh target comes with `at`, the point of it that the check found visible and reaching the top
+ * page, in top-viewport CSS pixels: where an input presses it (checked again by the browser's hit test).
+ */
+export type Freshness = { fresh: true; handle: ElementHandle<Element>; at?: { x: number; y: number } } | { fresh: false; reason: string }
 
 export interface FreshnessOptions {
   /** Also require the target to hold keyboard focus (following shadow roots), for text entry after focusing. */
   focused?: boolean
 }
 
-/** Follows a point up through the ancestor frames; false when an ancestor covers or clips it. */
-async function reachesTop(frame: Frame, at: Point): Promise<boolean> {
+/** Follows a point up through the ancestor frames: the point in the top viewport, or null when an ancestor covers or clips it. */
+async function reachesTop(frame: Frame, at: Point): Promise<Point | null> {
   let point = at
   for (let child = frame, parent = frame.parentFrame(); parent; child = parent, parent = parent.parentFrame()) {
     const owner = await frameOwner(child)
-    if (!owner) return false
+    if (!owner) return null
     try {
       const [translated] = await callInFrame(parent, 'hit', owner, [point])
-      if (!translated) return false
+      if (!translated) return null
       point = translated
     } finally {
       void owner.dispose().catch(() => {})
     }
   }
-  return true
+  return point
 }
 
 /**
@@ -54,8 +58,9 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
   try {
     const report = await callInFrame(handle.frame, 'check', handle, request)
     if (report.reason !== null) return { fresh: false, reason: report.reason }
-    if (!report.at || !(await reachesTop(handle.frame, report.at))) return { fresh: false, reason: 'covered' }
-    return { fresh: true, handle }
+    const top = report.at ? await reachesTop(handle.frame, report.at) : null
+    if (!top) return { fresh: false, reason: 'covered' }
+    return { fresh: true, handle, at: { x: top[0], y: top[1] } }
   } catch (error) {
     if (isDocumentGone(error)) return { fresh: false, reason: 'document changed' }
     if (isHandleReleased(error)) return { fresh: false, reason: 'snapshot released' }

@@ -6,7 +6,7 @@ import type { Decision } from '../decision/decision.ts'
 import { specOf, type PageOperation } from '../operations.ts'
 import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
 import { drag } from './drag.ts'
-import { clickTarget, focusTarget, hoverTarget, pressEnter, type Gate, type InputResult } from './guarded-input.ts'
+import { clickTarget, focusTarget, hoverTarget, pointOf, pressEnter, type Gate, type InputResult } from './guarded-input.ts'
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { isDocumentGone } from '../base/gone.ts'
@@ -66,7 +66,8 @@ async function click(input: ActionInput): Promise<ActionOutcome> {
   const gate: Gate = checkTarget(input).then((fresh) => {
     if (!fresh.fresh) return { done: false, stale: fresh.reason }
     input.signal?.throwIfAborted()
-    return null
+    // Pressed where the check saw it; a check that gave no point leaves the click to find one.
+    return fresh.at ?? pointOf(handle, 'click')
   })
   // Read by the click, maybe after a failure of its own: never a rejection no one awaits.
   gate.catch(() => {})

@@ -34,8 +34,11 @@ export type Point = { x: number; y: number }
 /** `at`: performance.now() once the last input event was delivered, what the page's quiet is counted from. */
 export type InputResult = { done: true; at?: number } | { done: false; stale: string } | { done: false; redirected: string }
 
-/** Whether the target may still be pressed: null when it may, else why not (the freshness check's verdict). */
-export type Gate = Promise<InputResult | null>
+/**
+ * The freshness check's verdict on the target: the point to press it at (where the check found it
+ * visible), or why it may not be pressed.
+ */
+export type Gate = Promise<Point | InputResult>
 
 /** The document was replaced before anything was pressed: a stale decision. */
 const DOCUMENT_CHANGED: InputResult = { done: false, stale: 'document changed' }
@@ -56,7 +59,7 @@ async function watched(
     watch = await callHandleInFrame(handle.frame, 'watchInput', handle, types, exact)
   } catch (error) {
     // The freshness check, when it runs beside the arming, says best what became of the target.
-    if (isDocumentGone(error)) return (await gate) ?? DOCUMENT_CHANGED
+    if (isDocumentGone(error)) return refusal(await gate) ?? DOCUMENT_CHANGED
     await gate?.catch(() => {})
     throw error
   }
@@ -65,6 +68,11 @@ async function watched(
   } finally {
     disarm(watch)
   }
+}
+
+/** The verdict of a gate that refused the input; null for none or one that let it through. */
+function refusal(verdict: Point | InputResult | undefined): InputResult | null {
+  return verdict && 'done' in verdict ? verdict : null
 }
 
 /** The watch's report; null once the document is gone (the input navigated it away, which is its right). */
@@ -140,16 +148,9 @@ async function button(page: Page, type: 'mousePressed' | 'mouseReleased', point:
 /**
  * Brings the pointer to the point and presses there once the browser has confirmed the target is under
  * it; the events of `types` must reach the target. `held` runs between the press and the release (a drag's moves).
+ * Nothing is pressed before `pointing` gave the point (a gate: once it let the input through).
  */
-async function pressAt(
-  page: Page,
-  handle: ElementHandle<Element>,
-  pointing: Point | Promise<Point | InputResult>,
-  types: string[],
-  held?: () => Promise<void>,
-  approach: Approach = 'move',
-  gate?: Gate,
-): Promise<InputResult> {
+async function pressAt(page: Page, handle: ElementHandle<Element>, pointing: Point | Gate, types: string[], held?: () => Promise<void>, approach: Approach = 'move'): Promise<InputResult> {
   // The point is found while the watch is armed (and the target checked, with a gate): none needs the others.
   // Where the pointer will not move first, the page's scroll is read now too.
   const knowing = hitFacts(page, handle, approach === 'press')
@@ -157,8 +158,7 @@ async function pressAt(
     handle,
     types,
     async (watch) => {
-      const [stale, point, facts] = await Promise.all([gate ?? null, pointing, knowing])
-      if (stale) return stale
+      const [point, facts] = await Promise.all([pointing, knowing])
       if ('done' in point) return point
       if (approach === 'move') await page.mouse.move(point.x, point.y)
       const missed = await hitVerdict(page, handle, watch, point, facts)
@@ -180,7 +180,7 @@ async function pressAt(
       return delivered(verdict(await read(watch), PRESS_EVENTS.click, 'click'), at)
     },
     false,
-    gate,
+    pointing instanceof Promise ? pointing : undefined,
   )
 }
 
@@ -192,11 +192,11 @@ function delivered(result: InputResult, at: number): InputResult {
 /**
  * Clicks the centre of the target's visible box, after the browser has confirmed the target is there.
  * A click with a key held (a multiple listbox's Ctrl-click) moves the pointer, which sends the keys along.
- * With a `gate`, nothing is pressed until it lets the click through; it is waited for while the watch
- * is armed and the point found.
+ * With a `gate`, nothing is pressed until it lets the click through, at the point it found; it is
+ * waited for while the watch is armed.
  */
 export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move', gate?: Gate): Promise<InputResult> {
-  return pressAt(page, handle, pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach, gate)
+  return pressAt(page, handle, gate ?? pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach)
 }
 
 /**
