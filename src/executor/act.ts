@@ -6,7 +6,7 @@ import type { Decision } from '../decision/decision.ts'
 import { specOf, type PageOperation } from '../operations.ts'
 import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
 import { drag } from './drag.ts'
-import { clickTarget, focusTarget, hoverTarget, pointOf, pressEnter, type Gate, type InputResult } from './guarded-input.ts'
+import { clickTarget, focusTarget, hoverTarget, pointOf, pressEnter, type Gate, type InputResult, type Point } from './guarded-input.ts'
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { isDocumentGone } from '../base/gone.ts'
@@ -17,10 +17,10 @@ export type { ActionInput, ActionOutcome, CheckFreshness } from './action.ts'
 const CARRY_OUT: Record<PageOperation, (input: ActionInput) => Promise<ActionOutcome>> = {
   CLICK: click,
   TYPE_TEXT: typeText,
-  SUBMIT: (input) => withFreshTarget(input, (handle) => submit(input, handle)),
+  SUBMIT: (input) => withFreshTarget(input, (handle, at) => submit(input, handle, at)),
   SELECT: (input) => withFreshTarget(input, (handle) => selectOption(input, handle)),
   PRESS: press,
-  HOVER: (input) => withFreshTarget(input, (handle) => hoverTarget(input.page, handle)),
+  HOVER: (input) => withFreshTarget(input, (handle, at) => hoverTarget(input.page, handle, at)),
   DRAG: drag,
   SCROLL_DOWN: (input) => scroll(input, 1),
   SCROLL_UP: (input) => scroll(input, -1),
@@ -37,11 +37,12 @@ export async function act(input: ActionInput): Promise<ActionOutcome> {
   return CARRY_OUT[operation as PageOperation](input)
 }
 
-async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<Element>) => Promise<InputResult>): Promise<ActionOutcome> {
+/** Runs `run` on a target the freshness check passed, with the point where the check found it visible. */
+async function withFreshTarget(input: ActionInput, run: (handle: ElementHandle<Element>, at?: Point) => Promise<InputResult>): Promise<ActionOutcome> {
   const fresh = await checkTarget(input)
   if (!fresh.fresh) return { acted: false, stale: fresh.reason }
   input.signal?.throwIfAborted()
-  return outcomeOf(await run(fresh.handle), fresh.handle)
+  return outcomeOf(await run(fresh.handle, fresh.at), fresh.handle)
 }
 
 async function checkTarget(input: ActionInput, options?: FreshnessOptions): Promise<Freshness> {
@@ -62,7 +63,7 @@ async function click(input: ActionInput): Promise<ActionOutcome> {
   const approach = input.element && !input.element.pointerFollowed ? 'press' : 'move'
   const handle = input.snapshot.handles.get(targetOf(input.decision))
   // A target the snapshot holds no handle for is known to the check alone, which then runs first.
-  if (!handle) return withFreshTarget(input, async (checked) => focusKept(input, checked, await clickTarget(input.page, checked, approach)))
+  if (!handle) return withFreshTarget(input, async (checked, at) => focusKept(input, checked, await clickTarget(input.page, checked, approach, at)))
   const gate: Gate = checkTarget(input).then((fresh) => {
     if (!fresh.fresh) return { done: false, stale: fresh.reason }
     input.signal?.throwIfAborted()
@@ -139,9 +140,9 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   return result.password ? { acted: true, frames: [after.handle.frame], password: true } : { acted: true, frames: [after.handle.frame] }
 }
 
-async function submit(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {
+async function submit(input: ActionInput, handle: ElementHandle<Element>, at?: Point): Promise<InputResult> {
   const plan = await callInFrame(handle.frame, 'planSubmit', handle)
-  if (plan === 'click') return clickTarget(input.page, handle)
+  if (plan === 'click') return clickTarget(input.page, handle, 'move', at)
   if (plan === 'enter') {
     await focusTarget(handle)
     const focused = await checkTarget(input, { focused: true })

@@ -190,13 +190,13 @@ function delivered(result: InputResult, at: number): InputResult {
 }
 
 /**
- * Clicks the centre of the target's visible box, after the browser has confirmed the target is there.
- * A click with a key held (a multiple listbox's Ctrl-click) moves the pointer, which sends the keys along.
- * With a `gate`, nothing is pressed until it lets the click through, at the point it found; it is
- * waited for while the watch is armed.
+ * Clicks the target at `where` (by default the centre of its visible box), after the browser has
+ * confirmed the target is there. A click with a key held (a multiple listbox's Ctrl-click) moves the
+ * pointer, which sends the keys along. With a gate, nothing is pressed until it lets the click through,
+ * at the point it found; it is waited for while the watch is armed.
  */
-export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move', gate?: Gate): Promise<InputResult> {
-  return pressAt(page, handle, gate ?? pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach)
+export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move', where?: Point | Gate): Promise<InputResult> {
+  return pressAt(page, handle, where ?? pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach)
 }
 
 /**
@@ -209,11 +209,12 @@ export async function dragTarget(page: Page, handle: ElementHandle<Element>, fro
 }
 
 /**
- * Rests the pointer on the target without pressing: first the browser confirms the target is at its
- * point, then the move must bring the pointer over the target and nothing else.
+ * Rests the pointer on the target, at `at` or the centre of its visible box, without pressing: first the
+ * browser confirms the target is at that point, then the move must bring the pointer over the target
+ * and nothing else.
  */
-export async function hoverTarget(page: Page, handle: ElementHandle<Element>): Promise<InputResult> {
-  const point = await pointOf(handle, 'hover')
+export async function hoverTarget(page: Page, handle: ElementHandle<Element>, at?: Point): Promise<InputResult> {
+  const point = at ?? (await pointOf(handle, 'hover'))
   if ('done' in point) return point
   return watched(handle, HOVER_EVENTS, async (watch) => {
     const missed = await hitVerdict(page, handle, watch, point)
