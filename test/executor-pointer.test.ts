@@ -70,16 +70,23 @@ test('a control under a pointer listener gets the move first, and the hit test s
   t.regex('stale' in outcome ? outcome.stale : '', /hit test found/)
 })
 
+// A link whose first line box lies under a fixed bar, its second line in the open: the centre of its
+// first box would hit the bar.
+const WRAPPED = `<!doctype html><html><body style="margin:0;font:16px/20px sans-serif">
+<p style="width:220px;margin:0;padding-top:0">Some words here and <a id="wrapped" href="#" onmouseover="this.dataset.hovered = 'yes'" onclick="this.dataset.clicks = (Number(this.dataset.clicks || 0) + 1); return false">a link that wraps onto the next line</a> end.</p>
+<div style="position:fixed;left:0;top:0;width:100%;height:20px;background:#eee">Bar</div>
+</body></html>`
+
+test('a hover rests where the freshness check found the target visible: a wrapped link whose first line is covered', async (t) => {
+  const { page, snapshot } = await opened(t, WRAPPED)
+  const element = snapshot.observation.elements.find((candidate) => candidate.name === 'a link that wraps onto the next line')!
+  const outcome = await act({ page, snapshot, decision: { operation: 'HOVER', target: element.id, decisionMs: 0 }, element, waitMs: 0, checkFreshness })
+  t.like(outcome, { acted: true })
+  t.is(await page.$eval('#wrapped', (link) => (link as HTMLElement).dataset.hovered), 'yes')
+})
+
 test('a click presses where the freshness check found the target visible: a wrapped link whose first line is covered', async (t) => {
-  // The link's first line box lies under a fixed bar; its second line is in the open. The centre of
-  // its first box would hit the bar.
-  const { page, snapshot } = await opened(
-    t,
-    `<!doctype html><html><body style="margin:0;font:16px/20px sans-serif">
-    <p style="width:220px;margin:0;padding-top:0">Some words here and <a id="wrapped" href="#" onclick="this.dataset.clicks = (Number(this.dataset.clicks || 0) + 1); return false">a link that wraps onto the next line</a> end.</p>
-    <div style="position:fixed;left:0;top:0;width:100%;height:20px;background:#eee">Bar</div>
-    </body></html>`,
-  )
+  const { page, snapshot } = await opened(t, WRAPPED)
   const rects = await page.$eval('#wrapped', (link) => Array.from(link.getClientRects(), (rect) => rect.top))
   t.true(rects.length >= 2 && rects[0]! < 20, `the link starts under the bar: ${JSON.stringify(rects)}`)
   t.like(await click(page, snapshot, 'a link that wraps onto the next line'), { acted: true })
