@@ -10,6 +10,8 @@ import type { CDPSession, ElementHandle, Frame, JSHandle, Realm } from 'puppetee
 /** The parts of Puppeteer's CDP frame used here; present in puppeteer-core 25, internal to it. */
 interface CdpFrame {
   _id: string
+  /** The loader of the frame's current document: a new one with each document the frame loads. */
+  _loaderId: string
   client: CDPSession
   isolatedRealm(): Realm & { adoptBackendNode(backendNodeId: number): Promise<JSHandle<Node>> }
 }
@@ -32,6 +34,14 @@ export function isolatedWorld(frame: Frame): Realm {
 /** The CDP session that talks to the renderer holding this frame (its own for an out-of-process frame). */
 export function frameSession(frame: Frame): CDPSession {
   return internals(frame).client
+}
+
+/**
+ * Names the frame's current document: it changes when the frame loads another document (not with a
+ * same-document navigation). A hint only: Puppeteer learns of a new document with its first lifecycle event.
+ */
+export function documentLoader(frame: Frame): string {
+  return String(internals(frame)._loaderId)
 }
 
 /** The frame's CDP frame ID. */

@@ -1,12 +1,14 @@
 import type { ElementHandle, Frame, JSHandle } from 'puppeteer-core'
-import { isolatedWorld } from './isolated-world.ts'
+import { documentLoader, isolatedWorld } from './isolated-world.ts'
 import { PAGE_SCRIPTS, type PageScript } from '../page/bundle.generated.ts'
 import type { PageFunctions } from '../page/call-page.ts'
 
 // Calls a function of a page script (src/page/, bundled into two scripts at build time: the goal's
 // and the extraction's) by name, in the frame's isolated world. A document that already holds the
 // script at this version is sent only a short stub; a new document, or one holding another version,
-// gets the whole script once, which installs itself.
+// gets the whole script once, which installs itself. A document this process has not installed the
+// script in is sent the whole script at once: asking first would cost it a round trip. Installing over
+// a copy already there loses nothing: what a script keeps lives on the document, under its symbols.
 
 type Name = keyof PageFunctions
 /** An argument as Node passes it: an element travels as its handle. */
@@ -43,6 +45,20 @@ function callInstalled(key: string, version: string, name: Name, missing: string
   return installed && installed.version === version ? installed.call(name, args) : missing
 }
 
+/** By frame and script (`key@version`), the document the script was last installed in or found in. */
+const INSTALLED = new WeakMap<Frame, Map<string, string>>()
+
+/** Whether the frame's current document is known to hold the script; when it is not, the stub would only answer MISSING. */
+function knownInstalled(frame: Frame, script: LoadedScript): boolean {
+  return INSTALLED.get(frame)?.get(`${script.key}@${script.version}`) === documentLoader(frame)
+}
+
+function noteInstalled(frame: Frame, script: LoadedScript): void {
+  let scripts = INSTALLED.get(frame)
+  if (!scripts) INSTALLED.set(frame, (scripts = new Map()))
+  scripts.set(`${script.key}@${script.version}`, documentLoader(frame))
+}
+
 function isMissing(handle: JSHandle): boolean {
   const remote = handle.remoteObject()
   return remote.type === 'string' && remote.value === MISSING
@@ -51,18 +67,28 @@ function isMissing(handle: JSHandle): boolean {
 /** Runs `name` in the frame's isolated world and returns its result by value. */
 export async function callInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<Result<N>> {
   const world = isolatedWorld(frame)
-  const { key, version, install } = pageScriptOf(name)
-  const quick = await world.evaluate(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
-  if (quick !== MISSING) return quick as Result<N>
-  return (await world.evaluate(install, key, version, name, ...(args as unknown[]))) as Result<N>
+  const script = pageScriptOf(name)
+  const { key, version, install } = script
+  if (knownInstalled(frame, script)) {
+    const quick = await world.evaluate(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
+    if (quick !== MISSING) return quick as Result<N>
+  }
+  const result = (await world.evaluate(install, key, version, name, ...(args as unknown[]))) as Result<N>
+  noteInstalled(frame, script)
+  return result
 }
 
 /** Runs `name` in the frame's isolated world and returns a handle to its result (nodes, live objects). */
 export async function callHandleInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<JSHandle<Result<N>>> {
   const world = isolatedWorld(frame)
-  const { key, version, install } = pageScriptOf(name)
-  const quick = await world.evaluateHandle(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
-  if (!isMissing(quick)) return quick as JSHandle<Result<N>>
-  await quick.dispose()
-  return (await world.evaluateHandle(install, key, version, name, ...(args as unknown[]))) as JSHandle<Result<N>>
+  const script = pageScriptOf(name)
+  const { key, version, install } = script
+  if (knownInstalled(frame, script)) {
+    const quick = await world.evaluateHandle(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
+    if (!isMissing(quick)) return quick as JSHandle<Result<N>>
+    await quick.dispose()
+  }
+  const result = (await world.evaluateHandle(install, key, version, name, ...(args as unknown[]))) as JSHandle<Result<N>>
+  noteInstalled(frame, script)
+  return result
 }
