@@ -1,4 +1,4 @@
-import { attr, inputType } from './dom.ts'
+import { attr, classesOf, hasAttr, inputType, localNameOf, matchesSelector, textContentOf } from './dom.ts'
 import { once } from './lazy.ts'
 import { escapePattern } from '../base/pattern.ts'
 import { phraseAlternation, UNSPACED, type PhraseForm } from './phrase-pattern.ts'
@@ -92,7 +92,7 @@ const BUTTON_INPUTS = new Set(['submit', 'button', 'image'])
 const DISABLED_CLASSES = ['disabled', 'is-disabled', 'btn-disabled']
 
 function isControl(el: Element): boolean {
-  const tag = el.localName
+  const tag = localNameOf(el)
   if (tag === 'button' || tag === 'a') return true
   if (tag === 'input') return BUTTON_INPUTS.has(inputType(el))
   return attr(el, 'role').toLowerCase().split(/\s+/).includes('button')
@@ -100,17 +100,17 @@ function isControl(el: Element): boolean {
 
 /** What the control says: its text (an input's value, an image button's alt), aria-label and title. */
 function wordsOf(el: Element): string[] {
-  const own = el.localName !== 'input' ? (el.textContent ?? '') : inputType(el) === 'image' ? attr(el, 'alt') : (el as HTMLInputElement).value
+  const own = localNameOf(el) !== 'input' ? (textContentOf(el) ?? '') : inputType(el) === 'image' ? attr(el, 'alt') : (el as HTMLInputElement).value
   return [own, attr(el, 'aria-label'), attr(el, 'title')].filter((words) => words.trim() !== '')
 }
 
 function isDisabled(el: Element): boolean {
-  if (el.hasAttribute('disabled') || (el as HTMLButtonElement).disabled === true) return true
+  if (hasAttr(el, 'disabled') || (el as HTMLButtonElement).disabled === true) return true
   if (attr(el, 'aria-disabled').toLowerCase() === 'true') return true
-  if (DISABLED_CLASSES.some((name) => el.classList.contains(name))) return true
+  if (DISABLED_CLASSES.some((name) => classesOf(el).contains(name))) return true
   try {
     // Also true inside a disabled fieldset (outside its first legend).
-    return el.matches(':disabled')
+    return matchesSelector(el, ':disabled')
   } catch {
     return false
   }

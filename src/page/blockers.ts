@@ -1,4 +1,5 @@
 import { CHALLENGE_FRAME } from './challenge-frames.ts'
+import { attributeOf, classesOf, classNameOf, idOf, localNameOf } from './dom.ts'
 import { boxOf, rendered, vh, vw } from './layout.ts'
 import { shorten } from './text.ts'
 import type { RawBlocker } from './types.ts'
@@ -27,20 +28,21 @@ const NAMED_CAPTCHA = /captcha/i
  * an invisible one), Arkose's container, or an image named for a CAPTCHA. `tag` is the element's local name.
  */
 export function isChallengeWidget(el: Element, tag: string): boolean {
-  if (el.id === WIDGET_ID) return true
+  if (idOf(el) === WIDGET_ID) return true
   if (tag === 'iframe') {
     const src = (el as HTMLIFrameElement).src
     return CHALLENGE_FRAME.test(src) && !INVISIBLE.test(src)
   }
-  if (tag === 'img') return NAMED_CAPTCHA.test(el.getAttribute('src') ?? '') || NAMED_CAPTCHA.test(el.id)
-  const classes = el.getAttribute('class')
+  if (tag === 'img') return NAMED_CAPTCHA.test(attributeOf(el, 'src') ?? '') || NAMED_CAPTCHA.test(idOf(el))
+  const classes = attributeOf(el, 'class')
   if (!classes || !WIDGET_CLASS_HINT.test(classes)) return false
-  return WIDGET_CLASSES.some((name) => el.classList.contains(name)) && el.getAttribute('data-size') !== 'invisible'
+  return WIDGET_CLASSES.some((name) => classesOf(el).contains(name)) && attributeOf(el, 'data-size') !== 'invisible'
 }
 
 /** Frames first, then the containers, then images: the order a page's widgets are judged in. */
 function rank(el: Element): number {
-  return el.localName === 'iframe' ? 0 : el.localName === 'img' ? 2 : 1
+  const tag = localNameOf(el)
+  return tag === 'iframe' ? 0 : tag === 'img' ? 2 : 1
 }
 
 /**
@@ -72,7 +74,7 @@ const PHRASES = Object.values(CAPTCHA_PHRASES).flat()
 
 /** Whether a text field is named for a CAPTCHA (its `name` or `id`). */
 export function captchaField(el: Element): boolean {
-  return NAMED_CAPTCHA.test(el.getAttribute('name') ?? '') || NAMED_CAPTCHA.test(el.id)
+  return NAMED_CAPTCHA.test(attributeOf(el, 'name') ?? '') || NAMED_CAPTCHA.test(idOf(el))
 }
 
 /**
@@ -85,7 +87,7 @@ export function captchaWidget(field: Element | undefined, widgets: readonly Elem
     const rect = boxOf(el)
     if (rect.width <= 0 || rect.height <= 0 || !inViewport(el) || !rendered(el)) continue
     const at = centre(rect)
-    if (at) return { kind: 'captcha', text: shorten(el.getAttribute('src') || el.getAttribute('name') || el.className || el.localName, 80), rect: round(rect), at }
+    if (at) return { kind: 'captcha', text: shorten(attributeOf(el, 'src') || attributeOf(el, 'name') || classNameOf(el) || localNameOf(el), 80), rect: round(rect), at }
   }
   return null
 }

@@ -1,5 +1,5 @@
 import type { ElementCapability } from '../operations.ts'
-import { attr, inputType } from './dom.ts'
+import { attr, attributeOf, childrenOf, hasAttr, inputType, localNameOf, ownerDocumentOf, parentElementOf, shadowRootOf } from './dom.ts'
 import { callCache } from './layout.ts'
 import { COMPOSITE_ROLES, focusableComposite, isCandidate, multipleListbox } from './names.ts'
 import { hasHandlerAttribute } from './script-controls.ts'
@@ -43,25 +43,25 @@ const HOVER_SELECTORS = 300
 const HOVER_RULES = 20_000
 
 function isEditable(el: Element): boolean {
-  const editable = el.getAttribute('contenteditable')
+  const editable = attributeOf(el, 'contenteditable')
   return editable !== null && editable !== 'false'
 }
 
 /** A field that takes text: clicking it puts the caret there. */
 export function takesText(el: Element, role: string): boolean {
-  const tag = el.localName
+  const tag = localNameOf(el)
   if (tag === 'input') return TEXT_INPUTS.has(inputType(el))
   return tag === 'textarea' || isEditable(el) || role === 'textbox' || role === 'searchbox'
 }
 
 /** A field whose text can be read and selected but not changed. */
 function readOnly(el: Element): boolean {
-  return (el as HTMLInputElement).readOnly === true || el.getAttribute('aria-readonly') === 'true'
+  return (el as HTMLInputElement).readOnly === true || attributeOf(el, 'aria-readonly') === 'true'
 }
 
 /** What the markup alone says can be done to the control. */
 function basic(el: Element, role: string, signals: InputSignals): ElementCapability[] {
-  const tag = el.localName
+  const tag = localNameOf(el)
   const type = inputType(el)
   if (tag === 'select') return ['select']
   // A read-only field is clicked into (to select or copy its text), never typed into.
@@ -83,7 +83,7 @@ function basic(el: Element, role: string, signals: InputSignals): ElementCapabil
 }
 
 function takesKeys(el: Element, role: string): boolean {
-  const tag = el.localName
+  const tag = localNameOf(el)
   if (tag === 'select' || tag === 'textarea' || isEditable(el)) return true
   if (tag === 'input') return inputType(el) !== 'hidden'
   // A listbox or menu takes keys only where it holds focus itself; its items otherwise.
@@ -92,30 +92,30 @@ function takesKeys(el: Element, role: string): boolean {
 }
 
 function isSlider(el: Element, role: string): boolean {
-  return role === 'slider' || (el.localName === 'input' && inputType(el) === 'range')
+  return role === 'slider' || (localNameOf(el) === 'input' && inputType(el) === 'range')
 }
 
 function draggable(el: Element, role: string, signals: InputSignals): boolean {
   if (isSlider(el, role)) return true
-  if (el.getAttribute('draggable') === 'true' || el.hasAttribute('aria-grabbed')) return true
+  if (attributeOf(el, 'draggable') === 'true' || hasAttr(el, 'aria-grabbed')) return true
   // A press listener on a field places the caret or opens its picker: it does not pick the field up.
-  if (FORM_FIELDS.has(el.localName) || takesText(el, role)) return false
+  if (FORM_FIELDS.has(localNameOf(el)) || takesText(el, role)) return false
   if (signals.drag.has(el)) return true
   // An item of a list whose container listens for the press (a sortable list's delegated handler).
-  const parent = el.parentElement
-  return parent !== null && signals.drag.has(parent) && parent.children.length > 1
+  const parent = parentElementOf(el)
+  return parent !== null && signals.drag.has(parent) && childrenOf(parent).length > 1
 }
 
 function withinReach(el: Element, set: ReadonlySet<Element>): boolean {
   let node: Element | null = el
-  for (let depth = 0; node && depth <= ANCESTOR_REACH; depth += 1, node = node.parentElement) {
+  for (let depth = 0; node && depth <= ANCESTOR_REACH; depth += 1, node = parentElementOf(node)) {
     if (set.has(node)) return true
   }
   return false
 }
 
 function droppable(el: Element, signals: InputSignals): boolean {
-  if (el.hasAttribute('aria-dropeffect') || el.hasAttribute('ondrop') || el.hasAttribute('ondragover')) return true
+  if (hasAttr(el, 'aria-dropeffect') || hasAttr(el, 'ondrop') || hasAttr(el, 'ondragover')) return true
   return withinReach(el, signals.drop)
 }
 
@@ -187,8 +187,8 @@ function hoverRevealers(doc: Document): Set<Element> {
 
 /** Whether hovering the element (or its near ancestors, which a hover reaches too) shows something. */
 function hoverable(el: Element, signals: InputSignals): boolean {
-  if (el.hasAttribute('aria-haspopup')) return true
-  return withinReach(el, signals.hover) || withinReach(el, hoverRevealers(el.ownerDocument))
+  if (hasAttr(el, 'aria-haspopup')) return true
+  return withinReach(el, signals.hover) || withinReach(el, hoverRevealers(ownerDocumentOf(el)))
 }
 
 /** What can be done to the control, in the operations table's terms. */
@@ -206,6 +206,6 @@ export function capabilitiesOf(el: Element, role: string, signals: InputSignals 
 /** The element holding keyboard focus, through open shadow roots. */
 export function focusedElement(doc: Document): Element | null {
   let active = doc.activeElement
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  for (let inner = active && shadowRootOf(active)?.activeElement; inner; inner = shadowRootOf(inner)?.activeElement) active = inner
   return active
 }

@@ -1,3 +1,5 @@
+import { focusedElement } from './capabilities.ts'
+import { isConnectedNode } from './dom.ts'
 import { disabled, visibility } from './visibility.ts'
 import { describe, fingerprintOf, PART_REASONS, subjectOf } from './describe-control.ts'
 import { registry } from './node-ids.ts'
@@ -11,7 +13,7 @@ export function check(target: Element | null, request: CheckRequest): CheckRepor
   if (!target) return { reason: 'detached' }
   const found = registry(null)
   if (!found || found.doc !== request.nodeId.slice(0, request.nodeId.indexOf(':'))) return { reason: 'document changed' }
-  if (!target.isConnected) return { reason: 'detached' }
+  if (!isConnectedNode(target)) return { reason: 'detached' }
   if (found.ids.get(target) !== request.nodeId) return { reason: 'node changed' }
   if (disabled(subjectOf(target))) return { reason: 'disabled' }
   const now = fingerprintOf(describe(target, request).parts).split('.')
@@ -22,9 +24,7 @@ export function check(target: Element | null, request: CheckRequest): CheckRepor
   const seen = visibility(target)
   if ('reason' in seen) return { reason: seen.reason }
   if (request.focused) {
-    let active = document.activeElement
-    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
-    if (active !== subjectOf(target)) return { reason: 'not focused', at: seen.at }
+    if (focusedElement(document) !== subjectOf(target)) return { reason: 'not focused', at: seen.at }
   }
   return { reason: null, at: seen.at }
 }

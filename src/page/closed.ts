@@ -1,4 +1,4 @@
-import { hiddenAttribute } from './dom.ts'
+import { hiddenAttribute, localNameOf, parentElementOf } from './dom.ts'
 import { SKIP_TAGS } from './text.ts'
 
 // The subtrees no walk of ours enters: what they hold is never offered, read as text or taken for a
@@ -9,13 +9,13 @@ import { SKIP_TAGS } from './text.ts'
  * `hidden="until-found"`, whose content the browser's find-in-page reveals).
  */
 export function closed(el: Element): boolean {
-  if (SKIP_TAGS.has(el.localName)) return true
+  if (SKIP_TAGS.has(localNameOf(el))) return true
   const hidden = hiddenAttribute(el)
   return hidden !== null && hidden.toLowerCase() !== 'until-found'
 }
 
 /** A strict ancestor keeps the walk out of `el` (its subtree is skipped). */
 export function insideClosed(el: Element): boolean {
-  for (let node = el.parentElement; node; node = node.parentElement) if (closed(node)) return true
+  for (let node = parentElementOf(el); node; node = parentElementOf(node)) if (closed(node)) return true
   return false
 }

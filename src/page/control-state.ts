@@ -1,11 +1,11 @@
-import { attr, inputType } from './dom.ts'
+import { attr, attributeOf, innerTextOf, inputType, localNameOf, parentElementOf, queryAll, textContentOf } from './dom.ts'
 import { collapse } from './text.ts'
 import type { RawElement } from './types.ts'
 
 // A control's value and ARIA state, as offered to the model and compared by the freshness check.
 
 export function valueOf(el: Element): { shown?: string; full?: string } {
-  const tag = el.localName
+  const tag = localNameOf(el)
   if (tag === 'input') {
     const input = el as HTMLInputElement
     const type = inputType(el)
@@ -20,9 +20,9 @@ export function valueOf(el: Element): { shown?: string; full?: string } {
     const chosen = Array.from((el as HTMLSelectElement).selectedOptions).map((option) => collapse(option.label || option.text))
     return { shown: chosen.join(', '), full: chosen.join('\n') }
   }
-  const editable = el.getAttribute('contenteditable')
+  const editable = attributeOf(el, 'contenteditable')
   if (editable !== null && editable !== 'false') {
-    const text = (el as HTMLElement).innerText ?? el.textContent ?? ''
+    const text = innerTextOf(el) ?? textContentOf(el) ?? ''
     return { shown: collapse(text), full: text }
   }
   const ariaValue = attr(el, 'aria-valuetext') || attr(el, 'aria-valuenow')
@@ -34,15 +34,16 @@ export function valueOf(el: Element): { shown?: string; full?: string } {
  * control a person clicks, and the header's state is its state.
  */
 function wrapperExpanded(el: Element): string {
-  const parent = el.parentElement
-  if (!parent || (el.localName !== 'button' && el.localName !== 'a')) return ''
+  const parent = parentElementOf(el)
+  const tag = localNameOf(el)
+  if (!parent || (tag !== 'button' && tag !== 'a')) return ''
   const state = attr(parent, 'aria-expanded')
-  return state && parent.querySelectorAll('button, a[href], [role=button]').length === 1 ? state : ''
+  return state && queryAll(parent, 'button, a[href], [role=button]').length === 1 ? state : ''
 }
 
 /** A `<select multiple>` or a listbox that takes several options. */
 function multiSelect(el: Element): boolean {
-  return el.localName === 'select' ? (el as HTMLSelectElement).multiple : attr(el, 'aria-multiselectable') === 'true'
+  return localNameOf(el) === 'select' ? (el as HTMLSelectElement).multiple : attr(el, 'aria-multiselectable') === 'true'
 }
 
 function tristate(value: string): boolean | 'mixed' | undefined {
@@ -67,13 +68,13 @@ export function stateOf(el: Element, role: string): RawElement['state'] {
   if (selected === 'true' || selected === 'false') state.selected = selected === 'true'
   const expanded = attr(el, 'aria-expanded') || wrapperExpanded(el)
   if (expanded === 'true' || expanded === 'false') state.expanded = expanded === 'true'
-  else if (el.localName === 'summary') state.expanded = (el.parentElement as HTMLDetailsElement).open
+  else if (localNameOf(el) === 'summary') state.expanded = (el.parentElement as HTMLDetailsElement).open
   const pressed = tristate(attr(el, 'aria-pressed'))
   if (pressed !== undefined) state.pressed = pressed
   // `aria-current` names what the control is the current one of (a page, a step, a date).
   const current = attr(el, 'aria-current')
   if (current && current !== 'false') state.current = current
-  const listbox = role === 'listbox' || el.localName === 'select' ? el : null
+  const listbox = role === 'listbox' || localNameOf(el) === 'select' ? el : null
   if (listbox && multiSelect(listbox)) state.multiple = true
   return Object.keys(state).length ? state : undefined
 }

@@ -1,4 +1,4 @@
-import { attr, inputType, listOptions } from './dom.ts'
+import { attr, attributeOf, idOf, inputType, listOptions, localNameOf, textContentOf } from './dom.ts'
 import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
 import { layoutName } from './layout-names.ts'
@@ -20,7 +20,7 @@ export type Description = Omit<RawElement, 'nodeId' | 'rect' | 'at' | 'fingerpri
 
 /** A hidden checkbox or radio is offered through its visible label; the label then stands for it. */
 export function subjectOf(el: Element): Element {
-  if (el.localName !== 'label') return el
+  if (localNameOf(el) !== 'label') return el
   const control = (el as HTMLLabelElement).control
   const type = control ? inputType(control) : ''
   return control && (type === 'checkbox' || type === 'radio') ? control : el
@@ -28,7 +28,7 @@ export function subjectOf(el: Element): Element {
 
 /** A select's options, or an ARIA listbox's (found again by their text when one is chosen). */
 function optionsOf(el: Element, role: string): RawElement['options'] {
-  if (el.localName === 'select') {
+  if (localNameOf(el) === 'select') {
     return Array.from((el as HTMLSelectElement).options).map((option) => ({
       label: shorten(collapse(option.label || option.text), 40),
       value: option.value,
@@ -37,7 +37,7 @@ function optionsOf(el: Element, role: string): RawElement['options'] {
   }
   if (role !== 'listbox') return undefined
   return listOptions(el).map((option) => {
-    const text = collapse(option.textContent ?? '')
+    const text = collapse(textContentOf(option) ?? '')
     return { label: shorten(text, 40), value: text, selected: attr(option, 'aria-selected') === 'true' || attr(option, 'aria-checked') === 'true' }
   })
 }
@@ -50,15 +50,15 @@ export interface DescribeLimits {
 }
 
 function multiline(el: Element): boolean {
-  const editable = el.getAttribute('contenteditable')
-  return el.localName === 'textarea' || (editable !== null && editable !== 'false') || el.getAttribute('aria-multiline') === 'true'
+  const editable = attributeOf(el, 'contenteditable')
+  return localNameOf(el) === 'textarea' || (editable !== null && editable !== 'false') || attributeOf(el, 'aria-multiline') === 'true'
 }
 
 /** The control as the model reads it; `signals` (the observation's listeners) are needed for its operations, which are left empty without them. */
 export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: DescribeLimits, signals?: InputSignals): Description {
   const el = subjectOf(node)
   const role = controlRole(el)
-  const tag = el.localName
+  const tag = localNameOf(el)
   const type = inputType(el)
   let name = nameOf(el, role, nameLimit)
   // A field, or a control drawn without text (a toggle's track), is named by the text beside it.
@@ -86,7 +86,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   }
   const nearby = nearbyOf(node, name, nearbyLimit)
   const parts = [
-    [tag, type, role, el.id, attr(el, 'name'), attr(el, 'href')].join('|'),
+    [tag, type, role, idOf(el), attr(el, 'name'), attr(el, 'href')].join('|'),
     name,
     value.full ?? '',
     JSON.stringify(state ?? {}),

@@ -1,4 +1,4 @@
-import { attr, inputType } from './dom.ts'
+import { attr, closestTo, formFields, inputType, localNameOf } from './dom.ts'
 import { callCache } from './layout.ts'
 import { valueOf } from './control-state.ts'
 import { HASH_START, hashOn, hashText, shorten, textOf } from './text.ts'
@@ -14,9 +14,10 @@ export interface FormSummary {
 const formCache = callCache<Element, FormSummary>()
 
 export function formOf(el: Element): HTMLFormElement | null {
-  const own = (el as HTMLInputElement).form
+  // A form's own `form` would be its field of that name; a form is its own.
+  const own = localNameOf(el) === 'form' ? undefined : (el as HTMLInputElement).form
   if (own !== undefined) return own
-  return el.closest('form')
+  return closestTo(el, 'form') as HTMLFormElement | null
 }
 
 function fieldKey(field: Element, index: number): string {
@@ -32,7 +33,7 @@ export function formSummary(form: HTMLFormElement) {
   if (cached) return cached
   const entries: Array<[string, string, Element[]]> = []
   const groups = new Map<string, [string, string, Element[]]>()
-  const fields = form.elements
+  const fields = formFields(form)
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!
     const tag = field.localName

@@ -1,3 +1,4 @@
+import { nodeTypeOf } from './dom.ts'
 import { boxless, type Placement } from './layout.ts'
 import type { Found, KeptWalk } from './page-walk.ts'
 
@@ -93,7 +94,7 @@ function changedRoot(watch: FrameWatch, record: MutationRecord): void {
   // A text that changed is walked again from its element: the walk keeps only texts with something to read.
   const target = record.type === 'characterData' ? record.target.parentElement : record.target
   if (!target) return
-  if (target.nodeType !== 1) {
+  if (nodeTypeOf(target) !== 1) {
     watch.changed = 'all'
     return
   }

@@ -1,4 +1,8 @@
-import { listOptions } from './dom.ts'
+import { focusedElement } from './capabilities.ts'
+import {
+  attributeOf, clientHeightOf, closestTo, containsNode, formFields, idOf, innerTextOf, listenOn, listOptions, localNameOf, ownerDocumentOf,
+  queryOne, scrollElementBy, scrollTopOf, shadowRootOf, stopListening, submitForm, tagNameOf, textContentOf,
+} from './dom.ts'
 import { mutationsSeen } from './frame-watch.ts'
 import { collapse } from './text.ts'
 
@@ -7,12 +11,11 @@ import { collapse } from './text.ts'
 
 /** Whether keyboard focus is in the element (or a node inside it), and a short name of what holds it. */
 export function focusHolder(element: Element): { inside: boolean; holder: string } {
-  let active: Element | null = element.ownerDocument.activeElement
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
-  const inside = active !== null && (active === element || element.contains(active))
+  const active = focusedElement(ownerDocumentOf(element))
+  const inside = active !== null && (active === element || containsNode(element, active))
   if (!active) return { inside, holder: 'nothing' }
-  const label = active.id || active.getAttribute('name') || active.getAttribute('aria-label') || ''
-  return { inside, holder: `<${active.localName}${label ? ` "${label.slice(0, 40)}"` : ''}>` }
+  const label = idOf(active) || attributeOf(active, 'name') || attributeOf(active, 'aria-label') || ''
+  return { inside, holder: `<${localNameOf(active)}${label ? ` "${label.slice(0, 40)}"` : ''}>` }
 }
 
 /** Outcome of replacing a control's value. */
@@ -25,19 +28,18 @@ export type ReplaceResult = { ok: true; value: string; password?: true } | { ok:
  * page's input handlers have run), whatever it was when the page was observed: the value is a secret then.
  */
 export function replaceFocusedValue(element: Element, text: string): ReplaceResult {
-  const doc = element.ownerDocument
-  let active: Element | null = doc.activeElement
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement
+  const doc = ownerDocumentOf(element)
+  const active = focusedElement(doc)
   if (active !== element) {
-    const holder = active ? active.tagName.toLowerCase() : 'nothing'
+    const holder = active ? tagNameOf(active).toLowerCase() : 'nothing'
     return { ok: false, reason: `the target does not hold keyboard focus (${holder} does)` }
   }
-  const tag = element.tagName
+  const tag = tagNameOf(element)
   const isField = tag === 'INPUT' || tag === 'TEXTAREA'
   const editable = element as HTMLElement
   if (!isField && !editable.isContentEditable) return { ok: false, reason: `a ${tag.toLowerCase()} takes no text` }
 
-  const read = (): string => (isField ? (element as HTMLInputElement).value : (editable.innerText ?? editable.textContent ?? ''))
+  const read = (): string => (isField ? (element as HTMLInputElement).value : (innerTextOf(editable) ?? textContentOf(editable) ?? ''))
   const isPassword = (): boolean => tag === 'INPUT' && (element as HTMLInputElement).type === 'password'
   const passwordBefore = isPassword()
   if (isField) {
@@ -85,19 +87,25 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
 /** How a user would submit the target's form: click a submit button, press Enter in a field, or submit the form. */
 export type SubmitPlan = 'click' | 'enter' | 'request-submit'
 
+/** The target's form: a field's own, else the form around it (a form's `form` would be one of its fields). */
+function formAround(element: Element): HTMLFormElement | null {
+  const own = localNameOf(element) === 'form' ? null : (element as HTMLInputElement).form
+  return own ?? (closestTo(element, 'form') as HTMLFormElement | null)
+}
+
 export function planSubmit(element: Element): SubmitPlan {
-  const tag = element.tagName
-  const type = (element.getAttribute('type') ?? '').toLowerCase()
+  const tag = tagNameOf(element)
+  const type = (attributeOf(element, 'type') ?? '').toLowerCase()
   const isButton = tag === 'BUTTON' && (type === '' || type === 'submit')
   if (isButton || (tag === 'INPUT' && (type === 'submit' || type === 'image'))) return 'click'
-  const form = (element as HTMLInputElement).form ?? element.closest('form')
+  const form = formAround(element)
   const textLike = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']
   if (tag === 'INPUT' && textLike.includes(type)) {
     if (!form) return 'enter'
     // Enter submits a form only when it has a submit button or a single field that blocks implicit submission.
-    const hasButton = form.querySelector('button:not([type]), button[type="submit"], input[type="submit"], input[type="image"]') !== null
-    const blocking = Array.from(form.elements).filter(
-      (field) => field.tagName === 'INPUT' && textLike.includes((field.getAttribute('type') ?? '').toLowerCase()),
+    const hasButton = queryOne(form, 'button:not([type]), button[type="submit"], input[type="submit"], input[type="image"]') !== null
+    const blocking = Array.from(formFields(form)).filter(
+      (field) => field.tagName === 'INPUT' && textLike.includes((attributeOf(field, 'type') ?? '').toLowerCase()),
     )
     return hasButton || blocking.length === 1 ? 'enter' : 'request-submit'
   }
@@ -106,9 +114,9 @@ export function planSubmit(element: Element): SubmitPlan {
 
 /** Submits the target's form as its own submit would: validation and the submit event included. */
 export function requestSubmit(element: Element): boolean {
-  const form = (element as HTMLInputElement).form ?? element.closest('form')
+  const form = formAround(element)
   if (!form) return false
-  form.requestSubmit()
+  submitForm(form)
   return true
 }
 
@@ -123,22 +131,22 @@ const SCROLL_EVENT_MS = 200
  */
 export function scrollByPage(element: Element | null, direction: number): Promise<number> {
   const box = element ?? document.scrollingElement ?? document.documentElement
-  const height = element ? element.clientHeight : window.innerHeight
-  const before = box.scrollTop
+  const height = element ? clientHeightOf(element) : window.innerHeight
+  const before = scrollTopOf(box)
   const distance = Math.max(40, Math.round(height * 0.8)) * direction
-  if (element) element.scrollBy({ top: distance, behavior: 'instant' })
+  if (element) scrollElementBy(element, { top: distance, behavior: 'instant' })
   else window.scrollBy({ top: distance, behavior: 'instant' })
-  const moved = box.scrollTop - before
+  const moved = scrollTopOf(box) - before
   if (moved === 0) return Promise.resolve(0)
   const target: EventTarget = element ?? document
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer)
-      target.removeEventListener('scroll', done)
+      stopListening(target, 'scroll', done)
       resolve(moved)
     }
     const timer = setTimeout(done, SCROLL_EVENT_MS)
-    target.addEventListener('scroll', done)
+    listenOn(target, 'scroll', done)
   })
 }
 
@@ -165,13 +173,16 @@ export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0
     const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT)
     const roots: ShadowRoot[] = []
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const root = (node as Element).shadowRoot
+      const root = shadowRootOf(node as Element)
       if (root) roots.push(root)
     }
     // Roots inside roots: the tree walker does not enter shadow trees.
     for (let i = 0; i < roots.length; i += 1) {
       observer.observe(roots[i], options)
-      for (const inner of Array.from(roots[i].querySelectorAll('*'))) if (inner.shadowRoot) roots.push(inner.shadowRoot)
+      for (const inner of Array.from(roots[i].querySelectorAll('*'))) {
+        const root = shadowRootOf(inner)
+        if (root) roots.push(root)
+      }
     }
     const check = () => {
       const now = performance.now()
@@ -207,7 +218,7 @@ function quietFromWatch(quietMs: number, maxMs: number, sinceInputMs: number, co
 /** The option element of a listbox (ARIA `option` inside it, or owned by it) whose whole text is `label`. */
 export function findListOption(listbox: Element, label: string): Element | null {
   const wanted = collapse(label)
-  return listOptions(listbox).find((option) => collapse(option.textContent ?? '') === wanted) ?? null
+  return listOptions(listbox).find((option) => collapse(textContentOf(option) ?? '') === wanted) ?? null
 }
 
 /** Resolves once the document's content is parsed (DOMContentLoaded), at once when it already is. */

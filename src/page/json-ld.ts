@@ -2,6 +2,7 @@
 // data only: the scripts' text goes through JSON.parse and nothing else, so nothing in it runs, and
 // text that is not JSON is skipped. The path syntax is src/page/json-path.ts's.
 
+import { attributeOf, queryAll } from './dom.ts'
 import { parseSteps, readsEvery, valuesAt } from './json-path.ts'
 
 export { JSON_LD_PATH } from './json-path.ts'
@@ -61,8 +62,8 @@ function findType(root: unknown, type: string): Record<string, unknown> | undefi
 export function readJsonLd(scope: ParentNode, path: string): (string | number | boolean)[] {
   const [type, ...rest] = path.split('.')
   const steps = parseSteps(rest.join('.'))
-  for (const script of scope.querySelectorAll('script')) {
-    if ((script.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue
+  for (const script of queryAll(scope, 'script')) {
+    if ((attributeOf(script, 'type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue
     const start = findType(parse(script), type!)
     if (start === undefined) continue
     const values = valuesAt(start, steps)

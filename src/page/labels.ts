@@ -1,3 +1,4 @@
+import { closestTo, idOf, rootNodeOf } from './dom.ts'
 import { callCache } from './layout.ts'
 
 // The labels of a control, as `el.labels` gives them but read from one query per document or shadow
@@ -9,10 +10,11 @@ const labelsByFor = callCache<Node, Map<string, HTMLLabelElement[]>>()
 /** Its enclosing label and those naming its id, in document order, as `el.labels`. */
 export function labelsOf(el: Element): HTMLLabelElement[] {
   const found: HTMLLabelElement[] = []
-  const enclosing = el.closest('label')
+  const enclosing = closestTo(el, 'label') as HTMLLabelElement | null
   if (enclosing && enclosing.control === el) found.push(enclosing)
-  if (!el.id) return found
-  const root = el.getRootNode() as Document | ShadowRoot
+  const id = idOf(el)
+  if (!id) return found
+  const root = rootNodeOf(el) as Document | ShadowRoot
   let byFor = labelsByFor.get(root)
   if (!byFor) {
     byFor = new Map()
@@ -23,7 +25,7 @@ export function labelsOf(el: Element): HTMLLabelElement[] {
     }
     labelsByFor.set(root, byFor)
   }
-  for (const label of byFor.get(el.id) ?? []) if (label !== enclosing && label.control === el) found.push(label)
+  for (const label of byFor.get(id) ?? []) if (label !== enclosing && label.control === el) found.push(label)
   // 4: DOCUMENT_POSITION_FOLLOWING, read as "b comes after a".
   if (enclosing && found.length > 1) found.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & 4 ? -1 : 1))
   return found

@@ -1,4 +1,4 @@
-import { inputType } from './dom.ts'
+import { childrenOf, closestTo, inputType, localNameOf, matchesSelector, nextElementOf, nextSiblingOf, nodeTypeOf, parentElementOf, previousElementOf, previousSiblingOf, queryOne } from './dom.ts'
 import { callCache, remembered } from './layout.ts'
 import { HEADINGS } from './nearby.ts'
 import { BLOCK_TAGS, collapse, textOf } from './text.ts'
@@ -34,12 +34,12 @@ function holdsManyFields(box: Element): boolean {
  * 3,000 filter inputs match every one of them for each control beside it.
  */
 function holdsManyFieldsNow(box: Element): boolean {
-  const first = box.querySelector(FIELD_SELECTOR)
+  const first = queryOne(box, FIELD_SELECTOR)
   if (!first) return false
-  if (first.querySelector(FIELD_SELECTOR)) return true
-  for (let node: Element | null = first; node && node !== box; node = node.parentElement) {
-    for (let next = node.nextElementSibling; next; next = next.nextElementSibling) {
-      if (next.matches(FIELD_SELECTOR) || next.querySelector(FIELD_SELECTOR)) return true
+  if (queryOne(first, FIELD_SELECTOR)) return true
+  for (let node: Element | null = first; node && node !== box; node = parentElementOf(node)) {
+    for (let next = nextElementOf(node); next; next = nextElementOf(next)) {
+      if (matchesSelector(next, FIELD_SELECTOR) || queryOne(next, FIELD_SELECTOR)) return true
     }
   }
   return false
@@ -57,16 +57,16 @@ function labelLike(text: string): string {
 
 /** The cell to the left in the field's row, else the header of its column. */
 function fromTable(el: Element): string {
-  const cell = el.closest('td, th, [role=gridcell], [role=cell]')
-  const row = cell?.parentElement
+  const cell = closestTo(el, 'td, th, [role=gridcell], [role=cell]')
+  const row = cell && parentElementOf(cell)
   if (!cell || !row) return ''
-  for (let before = cell.previousElementSibling; before; before = before.previousElementSibling) {
-    if (before.querySelector(FIELD_SELECTOR)) break
+  for (let before = previousElementOf(cell); before; before = previousElementOf(before)) {
+    if (queryOne(before, FIELD_SELECTOR)) break
     const text = labelLike(textOf(before, NAME_CHARS, null, false))
     if (text) return text
   }
-  const table = row.closest('table')
-  const index = Array.from(row.children).indexOf(cell)
+  const table = closestTo(row, 'table')
+  const index = Array.from(childrenOf(row)).indexOf(cell)
   const headerRow = table?.querySelector('thead tr') ?? null
   if (!headerRow || headerRow === row) return ''
   const header = headerRow.children[index]
@@ -75,10 +75,10 @@ function fromTable(el: Element): string {
 
 /** The `<dt>` before the field's `<dd>`. */
 function fromTerm(el: Element): string {
-  const dd = el.closest('dd')
+  const dd = closestTo(el, 'dd')
   if (!dd) return ''
-  for (let before = dd.previousElementSibling; before; before = before.previousElementSibling) {
-    if (before.localName === 'dt') return labelLike(textOf(before, NAME_CHARS, null, false))
+  for (let before = previousElementOf(dd); before; before = previousElementOf(before)) {
+    if (localNameOf(before) === 'dt') return labelLike(textOf(before, NAME_CHARS, null, false))
   }
   return ''
 }
@@ -88,27 +88,29 @@ function fromLine(el: Element): string {
   let node: Node = el
   let text = ''
   for (let hops = 0; hops < 6 && !text; hops++) {
-    for (let before = node.previousSibling; before; before = before.previousSibling) {
-      if (before.nodeType === 1) {
+    for (let before = previousSiblingOf(node); before; before = previousSiblingOf(before)) {
+      const type = nodeTypeOf(before)
+      if (type === 1) {
         const element = before as Element
-        if (element.localName === 'br' || element.matches(FIELD_SELECTOR) || element.querySelector(FIELD_SELECTOR)) break
+        const tag = localNameOf(element)
+        if (tag === 'br' || matchesSelector(element, FIELD_SELECTOR) || queryOne(element, FIELD_SELECTOR)) break
         // A toolbar over an editor is made of controls, not of the editor's label: read past it.
-        if (element.matches(TOOLBARS) || element.querySelector(CONTROLS)) continue
-        if (BLOCK_TAGS.has(element.localName) && element.localName !== 'label') {
+        if (matchesSelector(element, TOOLBARS) || queryOne(element, CONTROLS)) continue
+        if (BLOCK_TAGS.has(tag) && tag !== 'label') {
           // A heading names the field right after it, unless more bare fields follow it under that heading.
-          if (!element.matches(HEADINGS) || !sharesHeading(node)) text = leadText(element)
+          if (!matchesSelector(element, HEADINGS) || !sharesHeading(node)) text = leadText(element)
           break
         }
       }
-      const piece = before.nodeType === 3 ? (before as Text).data : before.nodeType === 1 ? textOf(before, NAME_CHARS, null, false) : ''
+      const piece = type === 3 ? (before as Text).data : type === 1 ? textOf(before, NAME_CHARS, null, false) : ''
       // A stepper's "−" or a bullet before a field is a glyph, not its label.
       if (WORDS.test(piece)) {
         text = piece
         break
       }
     }
-    const parent: Element | null = node.parentElement
-    if (text || !parent || BLOCK_TAGS.has(parent.localName)) break
+    const parent: Element | null = parentElementOf(node)
+    if (text || !parent || BLOCK_TAGS.has(localNameOf(parent))) break
     node = parent
   }
   return labelLike(text)
@@ -119,8 +121,8 @@ function fromLine(el: Element): string {
  * colour scheme"), two or more blocks stacked, else its whole text.
  */
 function leadText(block: Element): string {
-  const lines = Array.from(block.children).filter((child) => textOf(child, NAME_CHARS, null, false) !== '')
-  const stacked = lines.length >= 2 && lines.every((line) => BLOCK_TAGS.has(line.localName) || /^(?:block|flex|grid)/.test(getComputedStyle(line).display))
+  const lines = Array.from(childrenOf(block)).filter((child) => textOf(child, NAME_CHARS, null, false) !== '')
+  const stacked = lines.length >= 2 && lines.every((line) => BLOCK_TAGS.has(localNameOf(line)) || /^(?:block|flex|grid)/.test(getComputedStyle(line).display))
   return textOf(stacked ? lines[0]! : block, NAME_CHARS, null, false)
 }
 
@@ -130,12 +132,12 @@ function leadText(block: Element): string {
  * or control itself.
  */
 function fromAbove(el: Element): string {
-  for (let box = el.parentElement, hops = 0; box && box.localName !== 'body' && hops < 3; box = box.parentElement, hops++) {
+  for (let box = parentElementOf(el), hops = 0; box && localNameOf(box) !== 'body' && hops < 3; box = parentElementOf(box), hops++) {
     if (holdsManyFields(box)) return ''
-    const above = box.previousElementSibling
+    const above = previousElementOf(box)
     if (!above) continue
     // A heading over the box titles a part of the page, not this field (a group's heading is read below).
-    if (above.matches(HEADINGS) || above.matches(FIELD_SELECTOR) || above.querySelector(FIELD_SELECTOR) || above.matches(TOOLBARS) || above.querySelector(CONTROLS)) return ''
+    if (matchesSelector(above, HEADINGS) || matchesSelector(above, FIELD_SELECTOR) || queryOne(above, FIELD_SELECTOR) || matchesSelector(above, TOOLBARS) || queryOne(above, CONTROLS)) return ''
     return labelLike(leadText(above))
   }
   return ''
@@ -143,16 +145,16 @@ function fromAbove(el: Element): string {
 
 /** The field (or its inline wrapper) is followed by another bare field: a run of fields under one heading. */
 function sharesHeading(node: Node): boolean {
-  const next = node.nodeType === 1 ? (node as Element).nextElementSibling : null
-  return !!next && next.matches(FIELD_SELECTOR)
+  const next = nodeTypeOf(node) === 1 ? nextElementOf(node as Element) : null
+  return !!next && matchesSelector(next, FIELD_SELECTOR)
 }
 
 /** The heading of the smallest group that holds this field and no other. */
 function fromGroup(el: Element): string {
-  for (let group = el.parentElement, hops = 0; group && group.localName !== 'body' && hops < 4; group = group.parentElement, hops++) {
+  for (let group = parentElementOf(el), hops = 0; group && localNameOf(group) !== 'body' && hops < 4; group = parentElementOf(group), hops++) {
     if (holdsManyFields(group)) return ''
     // Its own children only: a selector with `:scope >` would still search the whole subtree.
-    const heading = Array.from(group.children).find((child) => child.localName === 'legend' || child.matches(HEADINGS))
+    const heading = Array.from(childrenOf(group)).find((child) => localNameOf(child) === 'legend' || matchesSelector(child, HEADINGS))
     if (heading) return labelLike(textOf(heading, NAME_CHARS, null, false))
   }
   return ''
@@ -160,9 +162,10 @@ function fromGroup(el: Element): string {
 
 /** Text right after a checkbox or radio: "<input type=checkbox> Remember me". */
 function fromNext(el: Element): string {
-  for (let after = el.nextSibling; after; after = after.nextSibling) {
-    if (after.nodeType === 1 && ((after as Element).localName === 'br' || (after as Element).matches(FIELD_SELECTOR))) return ''
-    const piece = after.nodeType === 3 ? (after as Text).data : after.nodeType === 1 ? textOf(after, NAME_CHARS, null, false) : ''
+  for (let after = nextSiblingOf(el); after; after = nextSiblingOf(after)) {
+    const type = nodeTypeOf(after)
+    if (type === 1 && (localNameOf(after as Element) === 'br' || matchesSelector(after as Element, FIELD_SELECTOR))) return ''
+    const piece = type === 3 ? (after as Text).data : type === 1 ? textOf(after, NAME_CHARS, null, false) : ''
     if (/\S/.test(piece)) return labelLike(piece)
   }
   return ''
@@ -181,7 +184,7 @@ export function layoutName(el: Element): string {
 /** Whether an element is a field a person fills in or chooses in (what a layout name may name). */
 export function isField(el: Element): boolean {
   try {
-    return el.matches(FIELD_SELECTOR)
+    return matchesSelector(el, FIELD_SELECTOR)
   } catch {
     return false
   }

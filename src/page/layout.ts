@@ -1,4 +1,4 @@
-import { composedParent } from './dom.ts'
+import { boundingBox, canCheckVisibility, checkVisibility, composedParent, localNameOf, nodeTypeOf } from './dom.ts'
 
 // Layout does not change during one call, but does between calls: each box and each visibility
 // answer is read once per call, and every per-call cache is emptied when the call ends so the
@@ -51,7 +51,7 @@ const renderedAnswers = callCache<Element, boolean>()
 export function boxOf(el: Element): DOMRect {
   let box = boxes.get(el)
   if (!box) {
-    box = el.getBoundingClientRect()
+    box = boundingBox(el)
     boxes.set(el, box)
   }
   return box
@@ -70,14 +70,14 @@ export function rendered(el: Element): boolean {
 }
 
 function renderedNow(el: Element): boolean {
-  if (typeof el.checkVisibility === 'function') {
-    return el.checkVisibility({ opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true } as CheckVisibilityOptions)
+  if (canCheckVisibility) {
+    return checkVisibility(el, { opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true, contentVisibilityAuto: true } as CheckVisibilityOptions)
   }
   // Engines without checkVisibility (jsdom): walk the ancestors' computed style.
   const own = getComputedStyle(el)
   if (own.visibility === 'hidden' || own.visibility === 'collapse') return false
   for (let node: Node | null = el; node; node = composedParent(node)) {
-    if (node.nodeType !== 1) continue
+    if (nodeTypeOf(node) !== 1) continue
     const style = getComputedStyle(node as Element)
     if (style.display === 'none' || style.opacity === '0') return false
   }
@@ -86,12 +86,12 @@ function renderedNow(el: Element): boolean {
 
 /** `display: contents` (slots, framework wrappers): no box of its own, its children render. */
 export function boxless(el: Element): boolean {
-  return el.localName === 'slot' || getComputedStyle(el).display === 'contents'
+  return localNameOf(el) === 'slot' || getComputedStyle(el).display === 'contents'
 }
 
 /** The element itself, or for a box-less one the nearest ancestor with a box. */
 export function boxed(el: Element): Element | null {
   let node: Node | null = el
-  while (node && node.nodeType === 1 && boxless(node as Element)) node = composedParent(node)
-  return node && node.nodeType === 1 ? (node as Element) : null
+  while (node && nodeTypeOf(node) === 1 && boxless(node as Element)) node = composedParent(node)
+  return node && nodeTypeOf(node) === 1 ? (node as Element) : null
 }

@@ -1,4 +1,4 @@
-import { composedParent } from './dom.ts'
+import { composedParent, nodeTypeOf } from './dom.ts'
 import { boxOf, callCache, remembered } from './layout.ts'
 
 // Whether text a parent renders is text a person can read. `rendered` (checkVisibility) passes text
@@ -35,7 +35,7 @@ export function legible(parent: Element): boolean {
 function fadeOf(el: Element): Fade {
   return remembered(fades, el, () => {
     const parent = composedParent(el)
-    const above: Fade = parent && parent.nodeType === 1 ? fadeOf(parent as Element) : { opacity: 1, clipped: false, paintsText: false }
+    const above: Fade = parent && nodeTypeOf(parent) === 1 ? fadeOf(parent as Element) : { opacity: 1, clipped: false, paintsText: false }
     const style = getComputedStyle(el)
     const clips = /hidden|clip|scroll|auto/.test(style.overflow) || /rect/.test(style.clip)
     const box = boxOf(el)

@@ -1,3 +1,5 @@
+import { attributeOf, closestTo, containsNode, firstChildOf, localNameOf, nextSiblingOf, nodeTypeOf, parentElementOf, queryAll } from './dom.ts'
+
 // Where a page's own content is, so the outline can show it before the header, menus and footer
 // that come first in document order and, on large shops, filled the outline before the product.
 
@@ -11,31 +13,35 @@ const SECTIONING = 'article, aside, main, nav, section'
 
 /** Whether the element is page chrome: a header, nav, footer or aside of the page (or its landmark role). */
 export function isChrome(element: Element): boolean {
-  if (CHROME_ROLES.has(element.getAttribute('role') ?? '')) return true
-  return CHROME_TAGS.has(element.localName) && !element.parentElement?.closest(SECTIONING)
+  if (CHROME_ROLES.has(attributeOf(element, 'role') ?? '')) return true
+  if (!CHROME_TAGS.has(localNameOf(element))) return false
+  const parent = parentElementOf(element)
+  return !parent || !closestTo(parent, SECTIONING)
 }
 
 /** The page chrome inside an element, outermost only. */
 export function chromeWithin(element: Element): Element[] {
-  return Array.from(element.querySelectorAll(CHROME)).filter((found) => {
+  return Array.from(queryAll(element, CHROME)).filter((found) => {
     if (!isChrome(found)) return false
-    const outer = found.parentElement?.closest(CHROME)
-    return !outer || !element.contains(outer)
+    const parent = parentElementOf(found)
+    const outer = parent && closestTo(parent, CHROME)
+    return !outer || !containsNode(element, outer)
   })
 }
 
 /** Whether an element holds text or image alt text outside page chrome and skipped elements. */
 function holdsContent(element: Element, skipped: ReadonlySet<string>): boolean {
-  if (element.localName === 'img') return !!element.getAttribute('alt')?.trim()
-  for (let child = element.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3 && (child as Text).data.trim()) return true
-    if (child.nodeType === 1 && isContent(child as Element, skipped) && holdsContent(child as Element, skipped)) return true
+  if (localNameOf(element) === 'img') return !!attributeOf(element, 'alt')?.trim()
+  for (let child = firstChildOf(element); child; child = nextSiblingOf(child)) {
+    const type = nodeTypeOf(child)
+    if (type === 3 && (child as Text).data.trim()) return true
+    if (type === 1 && isContent(child as Element, skipped) && holdsContent(child as Element, skipped)) return true
   }
   return false
 }
 
 function isContent(element: Element, skipped: ReadonlySet<string>): boolean {
-  return !skipped.has(element.localName) && !isChrome(element)
+  return !skipped.has(localNameOf(element)) && !isChrome(element)
 }
 
 /**
@@ -51,10 +57,11 @@ export function findMainContent(body: Element, skipped: ReadonlySet<string>): El
   let current = body
   for (;;) {
     let only: Element | undefined
-    for (let child = current.firstChild; child; child = child.nextSibling) {
-      const content = child.nodeType === 3 ? !!(child as Text).data.trim() : child.nodeType === 1 && isContent(child as Element, skipped) && holdsContent(child as Element, skipped)
+    for (let child = firstChildOf(current); child; child = nextSiblingOf(child)) {
+      const type = nodeTypeOf(child)
+      const content = type === 3 ? !!(child as Text).data.trim() : type === 1 && isContent(child as Element, skipped) && holdsContent(child as Element, skipped)
       if (!content) continue
-      if (only || child.nodeType === 3) return current === body ? undefined : current
+      if (only || type === 3) return current === body ? undefined : current
       only = child as Element
     }
     if (!only) return current === body ? undefined : current

@@ -1,4 +1,5 @@
 import { BUY_PHRASES } from './availability.ts'
+import { attributeOf, containsNode, localNameOf, nodeTypeOf, parentElementOf, queryAll, textContentOf } from './dom.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
 import { once } from './lazy.ts'
 import { isChrome } from './main-content.ts'
@@ -39,7 +40,7 @@ function words(text: string): string[] {
 /** What the page itself calls its product: its Open Graph title, JSON-LD product name and document title. */
 function productNames(): string[][] {
   const names = [document.title]
-  for (const meta of Array.from(document.querySelectorAll('meta[property="og:title"], meta[name="twitter:title"]'))) names.push(meta.getAttribute('content') ?? '')
+  for (const meta of Array.from(document.querySelectorAll('meta[property="og:title"], meta[name="twitter:title"]'))) names.push(attributeOf(meta, 'content') ?? '')
   try {
     for (const name of readJsonLd(document, 'Product.name')) names.push(String(name))
   } finally {
@@ -63,7 +64,7 @@ function nameMatch(candidate: string, names: readonly string[][]): number {
 }
 
 function outsideChrome(element: Element): boolean {
-  for (let node: Element | null = element; node; node = node.parentElement) if (isChrome(node)) return false
+  for (let node: Element | null = element; node; node = parentElementOf(node)) if (isChrome(node)) return false
   return true
 }
 
@@ -78,22 +79,25 @@ const TITLES_TRIED = 3
 function titlesOf(body: Element): Element[] {
   // An <h2> too: some shops title the product with one, under a site-wide <h1>.
   const candidates = Array.from(body.querySelectorAll('h1, h2, [itemprop="name"], [id], [class], [data-testid]'))
-    .filter((element) => element.localName === 'h1' || element.localName === 'h2' || element.getAttribute('itemprop') === 'name' || TITLE_HOOK.test(`${element.getAttribute('id') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''}`))
-    .filter((element) => collapse(element.textContent ?? '').length > 0)
+    .filter((element) => {
+      const tag = localNameOf(element)
+      return tag === 'h1' || tag === 'h2' || attributeOf(element, 'itemprop') === 'name' || TITLE_HOOK.test(`${attributeOf(element, 'id') ?? ''} ${attributeOf(element, 'class') ?? ''} ${attributeOf(element, 'data-testid') ?? ''}`)
+    })
+    .filter((element) => collapse(textContentOf(element) ?? '').length > 0)
     .slice(0, MAX_TITLE_CANDIDATES)
   const names = productNames()
   const scored = candidates
-    .map((element, order) => ({ element, order, score: nameMatch(element.textContent ?? '', names) + (element.localName === 'h1' ? H1_BONUS : 0) }))
+    .map((element, order) => ({ element, order, score: nameMatch(textContentOf(element) ?? '', names) + (localNameOf(element) === 'h1' ? H1_BONUS : 0) }))
     .filter(({ score }) => score >= TITLE_MATCH)
     .sort((a, b) => b.score - a.score || a.order - b.order)
   if (scored.length) return scored.slice(0, TITLES_TRIED).map(({ element }) => element)
-  const first = candidates.find((element) => element.localName === 'h1' && outsideChrome(element))
+  const first = candidates.find((element) => localNameOf(element) === 'h1' && outsideChrome(element))
   return first ? [first] : []
 }
 
 /** Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`. */
 export function looksLikePrice(element: Element): boolean {
-  if (element.getAttribute('itemprop') === 'price') return true
+  if (attributeOf(element, 'itemprop') === 'price') return true
   const text = shortText(element, PRICE_TEXT_CHARS)
   return text !== undefined && text.length > 0 && /\d/.test(ownText(element) || text) && price().test(text)
 }
@@ -112,7 +116,7 @@ function shortText(element: Element, maxChars: number): string | undefined {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT)
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (++nodes > SHORT_TEXT_NODES) return undefined
-    if (node.nodeType === 3) {
+    if (nodeTypeOf(node) === 3) {
       text += (node as Text).data
       if (text.length > maxChars * 4 && collapse(text).length > maxChars) return undefined
     }
@@ -123,14 +127,14 @@ function shortText(element: Element, maxChars: number): string | undefined {
 
 /** Whether the element is a buy button or its box: by the names shops give them, or a button's buy words. */
 export function looksLikeBuyButton(element: Element): boolean {
-  const hooks = `${element.getAttribute('id') ?? ''} ${element.getAttribute('name') ?? ''} ${element.getAttribute('class') ?? ''} ${element.getAttribute('data-testid') ?? ''} ${element.getAttribute('data-qa') ?? ''}`
+  const hooks = `${attributeOf(element, 'id') ?? ''} ${attributeOf(element, 'name') ?? ''} ${attributeOf(element, 'class') ?? ''} ${attributeOf(element, 'data-testid') ?? ''} ${attributeOf(element, 'data-qa') ?? ''}`
   if (BUY_HOOK.test(hooks)) return true
-  const tag = element.localName
-  const input = tag === 'input' && /^(submit|button|image)$/i.test(element.getAttribute('type') ?? '')
-  if (!(tag === 'button' || input || tag === 'a' || element.getAttribute('role') === 'button')) return false
+  const tag = localNameOf(element)
+  const input = tag === 'input' && /^(submit|button|image)$/i.test(attributeOf(element, 'type') ?? '')
+  if (!(tag === 'button' || input || tag === 'a' || attributeOf(element, 'role') === 'button')) return false
   const own = shortText(element, BUY_TEXT_CHARS)
   if (own === undefined) return false
-  const text = collapse(`${own} ${element.getAttribute('value') ?? ''} ${element.getAttribute('aria-label') ?? ''}`).toLowerCase()
+  const text = collapse(`${own} ${attributeOf(element, 'value') ?? ''} ${attributeOf(element, 'aria-label') ?? ''}`).toLowerCase()
   return text.length <= BUY_TEXT_CHARS && buyWords().some((word) => text.includes(word))
 }
 
@@ -141,7 +145,7 @@ function nearest(body: Element, start: Element, test: (element: Element) => bool
     walker.currentNode = start
     for (let distance = 1, node = step(); node && distance <= SEARCH_AROUND_TITLE; node = step(), distance++) {
       // Inside the title is not beside it; an ancestor of it holds everything.
-      if (!start.contains(node) && !node.contains(start) && test(node as Element)) return { element: node as Element, distance }
+      if (!containsNode(start, node) && !containsNode(node, start) && test(node as Element)) return { element: node as Element, distance }
     }
     return undefined
   }
@@ -153,12 +157,12 @@ function nearest(body: Element, start: Element, test: (element: Element) => bool
 
 /** Whether the block holds the page's own header or footer: then it is the page's frame, not one object's block. */
 function holdsPageFrame(block: Element): boolean {
-  return Array.from(block.querySelectorAll('header, footer, [role="banner"], [role="contentinfo"]')).some(isChrome)
+  return Array.from(queryAll(block, 'header, footer, [role="banner"], [role="contentinfo"]')).some(isChrome)
 }
 
 function commonAncestor(elements: readonly Element[]): Element {
   let ancestor = elements[0]!
-  for (const element of elements.slice(1)) while (!ancestor.contains(element)) ancestor = ancestor.parentElement!
+  for (const element of elements.slice(1)) while (!containsNode(ancestor, element)) ancestor = parentElementOf(ancestor)!
   return ancestor
 }
 

@@ -1,3 +1,5 @@
+import { attributeOf, queryAll } from './dom.ts'
+
 // How a rule reads a `<meta>` tag: Open Graph and Twitter tags name it with `property` or `name`,
 // microdata with `itemprop`. Names are compared without case, as HTML compares `name`.
 
@@ -7,10 +9,10 @@ const NAMING = ['property', 'name', 'itemprop']
 export function metaContents(scope: ParentNode, name: string): string[] {
   const wanted = name.toLowerCase()
   const contents: string[] = []
-  for (const meta of scope.querySelectorAll('meta')) {
-    const content = meta.getAttribute('content')
+  for (const meta of queryAll(scope, 'meta')) {
+    const content = attributeOf(meta, 'content')
     if (content === null) continue
-    if (NAMING.some((attribute) => meta.getAttribute(attribute)?.toLowerCase() === wanted)) contents.push(content)
+    if (NAMING.some((attribute) => attributeOf(meta, attribute)?.toLowerCase() === wanted)) contents.push(content)
   }
   return contents
 }

@@ -1,4 +1,4 @@
-import { attr, composedParent, inputType } from './dom.ts'
+import { attr, attributeOf, closestTo, composedParent, firstElementChildOf, hasAttr, inputType, localNameOf, matchesSelector, nodeTypeOf, parentElementOf, queryAll, queryOne, rootNodeOf } from './dom.ts'
 import { labelsOf } from './labels.ts'
 import { collapse, shorten, textOf } from './text.ts'
 
@@ -29,7 +29,7 @@ export function focusableComposite(el: Element): boolean {
   const role = attr(el, 'role').split(/\s+/)[0]
   if (!role || !COMPOSITE_ROLES.has(role)) return false
   const tabindex = attr(el, 'tabindex')
-  return el.hasAttribute('aria-activedescendant') || (tabindex !== '' && Number(tabindex) >= 0)
+  return hasAttr(el, 'aria-activedescendant') || (tabindex !== '' && Number(tabindex) >= 0)
 }
 
 const NAME_FROM_CONTENT = new Set([
@@ -41,9 +41,9 @@ const NAME_FROM_CONTENT = new Set([
 const GENERIC_ROLES = new Set(['presentation', 'none', 'generic'])
 
 export function isCandidate(el: Element): boolean {
-  switch (el.localName) {
+  switch (localNameOf(el)) {
     case 'a':
-      if (el.hasAttribute('href')) return true
+      if (hasAttr(el, 'href')) return true
       break
     case 'button':
     case 'select':
@@ -51,17 +51,19 @@ export function isCandidate(el: Element): boolean {
       return true
     case 'input':
       return inputType(el) !== 'hidden'
-    case 'summary':
-      return el.parentElement?.localName === 'details'
+    case 'summary': {
+      const parent = parentElementOf(el)
+      return parent !== null && localNameOf(parent) === 'details'
+    }
   }
   const role = attr(el, 'role').split(/\s+/)[0]
   if (role && INTERACTIVE_ROLES.has(role)) return true
   if (focusableComposite(el) || multipleListbox(el)) return true
-  const editable = el.getAttribute('contenteditable')
+  const editable = attributeOf(el, 'contenteditable')
   if (editable !== null && editable !== 'false') {
     const parent = composedParent(el) as Element | null
-    const inherited = parent?.nodeType === 1 ? parent.closest('[contenteditable]') : null
-    return !inherited || inherited.getAttribute('contenteditable') === 'false'
+    const inherited = parent && nodeTypeOf(parent) === 1 ? closestTo(parent, '[contenteditable]') : null
+    return !inherited || attributeOf(inherited, 'contenteditable') === 'false'
   }
   return false
 }
@@ -70,7 +72,7 @@ export function isCandidate(el: Element): boolean {
 function ownRole(el: Element): string | null {
   const explicit = attr(el, 'role').split(/\s+/)[0]
   if (explicit && !GENERIC_ROLES.has(explicit)) return explicit
-  switch (el.localName) {
+  switch (localNameOf(el)) {
     case 'a':
       return 'link'
     case 'button':
@@ -86,16 +88,16 @@ function ownRole(el: Element): string | null {
       if (type === 'range') return 'slider'
       if (type === 'number') return 'spinbutton'
       if (type === 'submit' || type === 'reset' || type === 'button' || type === 'image') return 'button'
-      if (el.hasAttribute('list')) return 'combobox'
+      if (hasAttr(el, 'list')) return 'combobox'
       if (type === 'search') return 'searchbox'
       return 'textbox'
     }
   }
-  return el.hasAttribute('contenteditable') ? 'textbox' : null
+  return hasAttr(el, 'contenteditable') ? 'textbox' : null
 }
 
 export function roleOf(el: Element): string {
-  return ownRole(el) ?? el.localName
+  return ownRole(el) ?? localNameOf(el)
 }
 
 /** The role a control is offered with: its own, or `clickable` for an element made clickable by script alone. */
@@ -104,7 +106,7 @@ export function controlRole(el: Element): string {
 }
 
 function byIds(el: Element, ids: string): Element[] {
-  const root = el.getRootNode() as Document | ShadowRoot
+  const root = rootNodeOf(el) as Document | ShadowRoot
   return Array.from(new Set(ids.split(/\s+/)))
     .map((id) => (id ? root.getElementById(id) : null))
     .filter((found): found is HTMLElement => found !== null)
@@ -137,11 +139,11 @@ function labelsText(labels: HTMLLabelElement[], budget: number, el: Element): st
  */
 function contentOf(el: Element, role: string, budget: number): string {
   // A tree item's name is its own line, not the branch of items below it.
-  const branch = role === 'treeitem' ? el.querySelector(':scope > [role=group], :scope > ul, :scope > ol') : null
+  const branch = role === 'treeitem' ? queryOne(el, ':scope > [role=group], :scope > ul, :scope > ol') : null
   // The items of a flex or grid box are laid out apart: "Ana Gomez" and "Admin" are two words.
   const apart = /flex|grid/.test(getComputedStyle(el).display)
   let text = textOf(el, budget, branch, false, apart)
-  for (const img of Array.from(el.querySelectorAll('img[alt], area[alt]'))) {
+  for (const img of Array.from(queryAll(el, 'img[alt], area[alt]'))) {
     const alt = collapse(attr(img, 'alt'))
     const lower = text.toLowerCase()
     const first = lower.indexOf(alt.toLowerCase())
@@ -191,7 +193,7 @@ export function nameOf(el: Element, role: string, limit: number): string {
     const text = labelsText(labels, budget, el)
     if (text) return shorten(text, limit)
   }
-  const tag = el.localName
+  const tag = localNameOf(el)
   const type = inputType(el)
   if (tag === 'img' || tag === 'area' || type === 'image') {
     const alt = attr(el, 'alt')
@@ -232,7 +234,8 @@ function abbreviated(text: string, title: string): boolean {
 
 /** What an otherwise unnamed control still tells: a button's value, its description, its image. */
 function hintOf(el: Element, budget: number): string {
-  if (el.localName === 'button') {
+  const tag = localNameOf(el)
+  if (tag === 'button') {
     const value = collapse(attr(el, 'value'))
     if (value) return value
   }
@@ -241,7 +244,7 @@ function hintOf(el: Element, budget: number): string {
     const text = joinDistinct(byIds(el, describedBy).map((ref) => textOf(ref, budget, null, true)))
     if (text) return text
   }
-  const img = el.localName === 'img' || inputType(el) === 'image' ? el : el.querySelector('img')
+  const img = tag === 'img' || inputType(el) === 'image' ? el : queryOne(el, 'img')
   if (img) {
     const words = collapse(attr(img, 'title')) || fileWords(img)
     if (words) return words
@@ -251,7 +254,7 @@ function hintOf(el: Element, budget: number): string {
 
 /** An inline SVG icon's own name: its `<title>`, its aria-label, or the symbol it uses (`#icon-share`). */
 function svgName(el: Element): string {
-  const svg = el.localName === 'svg' ? el : el.querySelector('svg')
+  const svg = localNameOf(el) === 'svg' ? el : queryOne(el, 'svg')
   if (!svg) return ''
   const title = svg.querySelector('title')
   const text = collapse(title?.textContent ?? '') || collapse(attr(svg, 'aria-label'))
@@ -268,7 +271,7 @@ const ICON_CLASS = /^(?:fa[srlbdt]?|bi|glyphicon|icon|icons?|ico|mdi|ti|ri|la|io
 
 /** Words of an icon font's class (`fa fa-star` gives "star", `icon-share-alt` gives "share alt"). */
 function iconClassWords(el: Element): string {
-  const icon = el.matches('i, span, svg, b, em') && !el.firstElementChild ? el : el.querySelector('i, span[class*="icon"], [class*="fa-"]')
+  const icon = matchesSelector(el, 'i, span, svg, b, em') && !firstElementChildOf(el) ? el : queryOne(el, 'i, span[class*="icon"], [class*="fa-"]')
   if (!icon) return ''
   for (const name of Array.from(icon.classList)) {
     const match = ICON_CLASS.exec(name)

@@ -1,5 +1,5 @@
 import { insideClosed } from './closed.ts'
-import { attr, composedParent } from './dom.ts'
+import { attr, attributeOf, closestTo, composedParent, containsNode, localNameOf, nextElementOf, nodeTypeOf, parentElementOf, positionOf, previousElementOf, rootNodeOf } from './dom.ts'
 import { callCache, remembered, rendered } from './layout.ts'
 import { shorten, textOf } from './text.ts'
 import { hiddenFromUsers } from './visibility.ts'
@@ -18,7 +18,7 @@ export const HEADINGS = [...HEADING_TAGS, `[role="${HEADING_ROLE}"]`].join(',')
 
 /** Whether `el` (of local name `tag`) is a heading, as `HEADINGS` selects them, without matching a selector. */
 export function isHeading(el: Element, tag: string): boolean {
-  return HEADING_TAGS.has(tag) || el.getAttribute('role') === HEADING_ROLE
+  return HEADING_TAGS.has(tag) || attributeOf(el, 'role') === HEADING_ROLE
 }
 
 /** Parts of a page whose headings speak only for what is inside them. */
@@ -57,9 +57,12 @@ function isScope(el: Element): boolean {
 }
 
 function isScopeNow(el: Element): boolean {
-  const tag = el.localName
+  const tag = localNameOf(el)
   if (SCOPE_TAGS.has(tag) || SCOPE_ROLES.has(attr(el, 'role').split(/\s+/)[0]!)) return true
-  if ((tag === 'header' || tag === 'footer') && !el.parentElement?.closest(SECTIONING)) return true
+  if (tag === 'header' || tag === 'footer') {
+    const parent = parentElementOf(el)
+    if (!parent || !closestTo(parent, SECTIONING)) return true
+  }
   // A fixed or sticky box sits over the page (cookie banners, chat widgets, toolbars): its own part.
   const position = getComputedStyle(el).position
   return position === 'fixed' || position === 'sticky'
@@ -70,7 +73,7 @@ function scopeOf(heading: Element): Element | null {
   let found = scopeCache.get(heading)
   if (found === undefined) {
     found = null
-    for (let node = heading.parentElement; node && node.localName !== 'body'; node = node.parentElement) {
+    for (let node = parentElementOf(heading); node && localNameOf(node) !== 'body'; node = parentElementOf(node)) {
       if (isScope(node)) {
         found = node
         break
@@ -82,51 +85,54 @@ function scopeOf(heading: Element): Element | null {
 }
 
 function speaksFor(heading: Element, anchor: Element): boolean {
-  if (heading.contains(anchor) || !rendered(heading) || hiddenFromUsers(heading)) return false
+  if (containsNode(heading, anchor) || !rendered(heading) || hiddenFromUsers(heading)) return false
   const scope = scopeOf(heading)
-  return !scope || scope.contains(anchor)
+  return !scope || containsNode(scope, anchor)
 }
 
 /** The last heading before `el` in its tree that speaks for it, then in the host's tree. */
 function precedingHeading(el: Element): Element | null {
   let anchor: Element | null = el
   while (anchor) {
-    const root = anchor.getRootNode() as Document | ShadowRoot
+    const root = rootNodeOf(anchor) as Document | ShadowRoot
     const list = headingsOf(root)
     // Binary search for the first heading that comes after the anchor (4: DOCUMENT_POSITION_FOLLOWING).
     let lo = 0
     let hi = list.length
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      if (list[mid]!.compareDocumentPosition(anchor) & 4) lo = mid + 1
+      if (positionOf(list[mid]!, anchor) & 4) lo = mid + 1
       else hi = mid
     }
     for (let i = lo - 1; i >= 0; i--) {
       if (speaksFor(list[i]!, anchor)) return list[i]!
     }
-    anchor = root.nodeType === 11 ? (root as ShadowRoot).host : null
+    anchor = nodeTypeOf(root) === 11 ? (root as ShadowRoot).host : null
   }
   return null
 }
 
 /** One of a run of like siblings (same tag and class): a product card in a grid, a row of divs. */
 function isCard(el: Element): boolean {
-  const like = (other: Element | null) => !!other && other.localName === el.localName && other.getAttribute('class') === el.getAttribute('class')
-  return like(el.previousElementSibling) || like(el.nextElementSibling)
+  const tag = localNameOf(el)
+  const classes = attributeOf(el, 'class')
+  const like = (other: Element | null) => !!other && localNameOf(other) === tag && attributeOf(other, 'class') === classes
+  return like(previousElementOf(el)) || like(nextElementOf(el))
 }
 
 function isRow(el: Element): boolean {
-  return ROW_TAGS.has(el.localName) || ROW_ROLES.has(attr(el, 'role')) || isCard(el)
+  return ROW_TAGS.has(localNameOf(el)) || ROW_ROLES.has(attr(el, 'role')) || isCard(el)
 }
 
 /** Short text that tells this control apart: its row, list item or card, else the closest heading before it. */
 export function nearbyOf(el: Element, name: string, limit: number): string {
   let hops = 0
-  for (let node = composedParent(el); node && node.nodeType === 1 && hops < 8; node = composedParent(node), hops++) {
+  for (let node = composedParent(el); node && nodeTypeOf(node) === 1 && hops < 8; node = composedParent(node), hops++) {
     const container = node as Element
-    if (container.localName === 'body') break
+    const tag = localNameOf(container)
+    if (tag === 'body') break
     if (!isRow(container)) continue
-    const legend = container.localName === 'fieldset' ? container.querySelector(':scope > legend') : null
+    const legend = tag === 'fieldset' ? container.querySelector(':scope > legend') : null
     const text = legend ? textOf(legend, limit + 20, null, false) : textOf(container, limit * 2, el, false)
     if (text && text !== name) return shorten(text, limit)
   }

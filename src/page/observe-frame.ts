@@ -1,5 +1,5 @@
 import { canvasSurface, captchaField, captchaPhrase, captchaWidget } from './blockers.ts'
-import { attr, composedParent, inputType } from './dom.ts'
+import { attr, attributeOf, childrenOf, composedParent, inputType, localNameOf, parentElementOf, positionOf, textContentOf } from './dom.ts'
 import { focusedElement, type InputSignals } from './capabilities.ts'
 import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'
@@ -72,27 +72,28 @@ const WORDS = /[\p{L}\p{N}]/u
  */
 function iconInside(el: Element, known: ReadonlySet<Element>): boolean {
   if (known.has(el) || !pointerCursor(el) || !(attr(el, 'title') || attr(el, 'aria-label'))) return false
-  if (WORDS.test(el.textContent ?? '')) return false
-  for (let node = el.parentElement; node && pointerCursor(node); node = node.parentElement) {
+  if (WORDS.test(textContentOf(el) ?? '')) return false
+  for (let node = parentElementOf(el); node && pointerCursor(node); node = parentElementOf(node)) {
     if (isCandidate(node)) return false
-    if (WORDS.test(node.textContent ?? '')) return true
+    if (WORDS.test(textContentOf(node) ?? '')) return true
   }
   return false
 }
 
 /** A container whose children are all alike (a list's items, a grid's cards) stands for each of them. */
 function itemsOf(owner: Element): Element[] {
-  const children = Array.from(owner.children)
+  const children = Array.from(childrenOf(owner))
   if (children.length < 2) return [owner]
-  const first = children[0]!
-  const alike = children.every((child) => child.localName === first.localName && child.getAttribute('class') === first.getAttribute('class'))
+  const tag = localNameOf(children[0]!)
+  const classes = attributeOf(children[0]!, 'class')
+  const alike = children.every((child) => localNameOf(child) === tag && attributeOf(child, 'class') === classes)
   return alike ? children : [owner]
 }
 
 /** Merges `added` into `ordered` (both in document order once `added` is sorted). */
 function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
   // 4: DOCUMENT_POSITION_FOLLOWING, read as "b comes after a".
-  const before = (a: Element, b: Element) => (a.compareDocumentPosition(b) & 4) !== 0
+  const before = (a: Element, b: Element) => (positionOf(a, b) & 4) !== 0
   added.sort((a, b) => (a === b ? 0 : before(a, b) ? -1 : 1))
   const merged: Element[] = []
   let next = 0
@@ -124,7 +125,7 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
     if (kind.includes('o')) drop.add(node)
     if (kind.includes('d')) drag.add(node)
     if (kind.includes('m')) pointer.add(node)
-    const items = kind.includes('d') && LISTS.has(node.localName) ? itemsOf(node) : [node]
+    const items = kind.includes('d') && LISTS.has(localNameOf(node)) ? itemsOf(node) : [node]
     if (items[0] !== node) for (const item of items) listened.add(item)
     else if (kind.includes('c') || kind.includes('d') || kind.includes('o')) listened.add(node)
   })

@@ -1,5 +1,6 @@
 import { fold } from '../base/fold.ts'
-import { composedParent } from './dom.ts'
+import { focusedElement } from './capabilities.ts'
+import { attributeOf, closestTo, composedParent, containsNode, nodeTypeOf, parentElementOf } from './dom.ts'
 import { controlRole, INTERACTIVE_ROLES, nameOf } from './names.ts'
 import { pointerCursor } from './script-controls.ts'
 import { collapse, shorten } from './text.ts'
@@ -36,7 +37,7 @@ const OMITTED_NAMES = 5
 
 function rankOf(item: Visible): number {
   if (item.signal !== 'native') return 1
-  const role = item.el.getAttribute('role')?.trim().split(/\s+/)[0]
+  const role = attributeOf(item.el, 'role')?.trim().split(/\s+/)[0]
   return role && INTERACTIVE_ROLES.has(role) ? 3 : 2
 }
 
@@ -57,7 +58,7 @@ function startsWith(name: string, start: string): boolean {
 /** The nearest visible candidate that holds `item` (in the composed tree). */
 function holderOf(item: Visible, byNode: Map<Element, Visible>): Visible | undefined {
   let node = composedParent(item.node)
-  for (let hops = 0; node && node.nodeType === 1 && hops < MAX_HOPS; hops++, node = composedParent(node)) {
+  for (let hops = 0; node && nodeTypeOf(node) === 1 && hops < MAX_HOPS; hops++, node = composedParent(node)) {
     const found = byNode.get(node as Element)
     if (found) return found
   }
@@ -110,10 +111,9 @@ function distinct(items: Visible[], nameLimit: number): Visible[] {
 function focusOf(): Element | null {
   const modal = document.querySelector('dialog[open], [aria-modal="true"]')
   if (modal) return modal
-  let active = document.activeElement
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  const active = focusedElement(document)
   if (!active || active === document.body || active === document.documentElement) return null
-  return active.closest('form, section, article, [role="dialog"], [role="listbox"], [role="menu"], [role="tree"], [role="grid"], ul, ol, table') ?? active.parentElement
+  return closestTo(active, 'form, section, article, [role="dialog"], [role="listbox"], [role="menu"], [role="tree"], [role="grid"], ul, ol, table') ?? parentElementOf(active)
 }
 
 /** Keeps at most `cap` controls: those near the focus, then each name's first occurrences; in document order. */
@@ -125,7 +125,7 @@ function rank(items: Visible[], cap: number, nameLimit: number): Offer {
     const name = collapse(nameOf(item.el, controlRole(item.el), nameLimit))
     const repeat = seenNames.get(fold(name)) ?? 0
     seenNames.set(fold(name), repeat + 1)
-    const near = focus && focus.contains(item.node) ? 0 : 1
+    const near = focus && containsNode(focus, item.node) ? 0 : 1
     return { item, name, order, key: [near, repeat, order] }
   })
   const ordered = [...keyed].sort((a, b) => a.key[0]! - b.key[0]! || a.key[1]! - b.key[1]! || a.order - b.order)

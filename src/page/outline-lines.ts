@@ -1,4 +1,5 @@
 import { availabilityOfText } from './availability.ts'
+import { attributeOf, attributesOf, childElementCountOf, classNameOf, firstElementChildOf, localNameOf, nextElementOf, parentElementOf, previousElementOf, textContentOf } from './dom.ts'
 import { hasCodeLabel } from './codes.ts'
 import { isGeneratedName } from './generated-names.ts'
 import { looksLikeBuyButton, looksLikePrice } from './main-object.ts'
@@ -24,11 +25,12 @@ const STOCK_LINE_CHARS = 200
 
 /** `tag#id.class`, generated ids and class names left out: a rule built on them breaks at the next build. */
 export function nameOf(element: Element): string {
-  let name = element.localName
+  let name = localNameOf(element)
   // The attribute, not the property: a form's `id` is its field named "id" when it has one.
-  const id = element.getAttribute('id')
+  const id = attributeOf(element, 'id')
   if (id && !isGeneratedName(id)) name += `#${id}`
-  const classes = typeof element.className === 'string' ? element.className : (element.getAttribute('class') ?? '')
+  const className = classNameOf(element)
+  const classes = typeof className === 'string' ? className : (attributeOf(element, 'class') ?? '')
   for (const token of classes.split(/\s+/)) if (token && !isGeneratedName(token)) name += `.${token}`
   return name
 }
@@ -36,7 +38,7 @@ export function nameOf(element: Element): string {
 /** The element's line without its depth: name, shown attributes, own text, values clipped. */
 export function label(element: Element, textChars: number): string {
   let line = nameOf(element)
-  for (const attribute of Array.from(element.attributes)) {
+  for (const attribute of Array.from(attributesOf(element))) {
     const name = attribute.name
     if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shortenValue(attribute.value, textChars + 1))}]`
   }
@@ -48,7 +50,7 @@ export function label(element: Element, textChars: number): string {
 // Same tag, same classes, same children (by tag and classes): one of a run of list items or cards.
 export function shape(element: Element): string {
   let key = nameOf(element) + '>'
-  for (let child = element.firstElementChild; child; child = child.nextElementSibling) key += `${nameOf(child)},`
+  for (let child = firstElementChildOf(element); child; child = nextElementOf(child)) key += `${nameOf(child)},`
   return key
 }
 
@@ -59,9 +61,9 @@ export function informative(element: Element, line: string): boolean {
 
 /** Whether the element holds a value of a product: a price, a stock line, a code, a buy button. */
 export function productSignal(element: Element): boolean {
-  const itemprop = element.getAttribute('itemprop')?.toLowerCase()
+  const itemprop = attributeOf(element, 'itemprop')?.toLowerCase()
   if (itemprop && PRODUCT_ITEMPROPS.has(itemprop)) return true
-  for (const attribute of Array.from(element.attributes)) if (PRODUCT_DATA.test(attribute.name)) return true
+  for (const attribute of Array.from(attributesOf(element))) if (PRODUCT_DATA.test(attribute.name)) return true
   if (looksLikePrice(element) || looksLikeBuyButton(element)) return true
   const own = ownText(element)
   if (own.length === 0 || own.length > STOCK_LINE_CHARS) return false
@@ -70,12 +72,13 @@ export function productSignal(element: Element): boolean {
 
 /** A value whose label stands just before it: "SKU:" in the previous element or in the parent's own text. */
 function labelledBefore(element: Element): boolean {
-  const previous = element.previousElementSibling
+  const previous = previousElementOf(element)
+  const parent = parentElementOf(element)
   // A label is a leaf or nearly: a larger sibling is not read through, once per element of the page.
   const label = previous
-    ? ownText(previous) || (previous.childElementCount <= LABEL_CHILDREN ? collapse(previous.textContent ?? '') : '')
-    : element.parentElement
-      ? ownText(element.parentElement)
+    ? ownText(previous) || (childElementCountOf(previous) <= LABEL_CHILDREN ? collapse(textContentOf(previous) ?? '') : '')
+    : parent
+      ? ownText(parent)
       : ''
   return label.length > 0 && label.length <= LABEL_CHARS && hasCodeLabel(label)
 }

@@ -1,3 +1,4 @@
+import { attributeOf } from './dom.ts'
 import { collapse, shorten, shortenValue } from './text.ts'
 
 // What a page states about itself outside its visible body: `<meta>` tags (Open Graph, product
@@ -17,8 +18,8 @@ function metaLines(textChars: number): string[] {
   const lines: string[] = []
   const perName = new Map<string, number>()
   for (const meta of Array.from(document.querySelectorAll('meta[content]'))) {
-    const key = meta.getAttribute('property') || meta.getAttribute('name') || meta.getAttribute('itemprop')
-    const content = collapse(meta.getAttribute('content') ?? '')
+    const key = attributeOf(meta, 'property') || attributeOf(meta, 'name') || attributeOf(meta, 'itemprop')
+    const content = collapse(attributeOf(meta, 'content') ?? '')
     if (!key || !content) continue
     const seen = (perName.get(key) ?? 0) + 1
     perName.set(key, seen)
@@ -34,7 +35,7 @@ function jsonLdObjects(): Record<string, unknown>[] {
   const objects: Record<string, unknown>[] = []
   for (const script of Array.from(document.querySelectorAll('script'))) {
     // Matched as the jsonld rules match it (src/page/json-ld.ts), so every object listed can be read.
-    if ((script.getAttribute('type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue
+    if ((attributeOf(script, 'type') ?? '').trim().toLowerCase() !== 'application/ld+json') continue
     let data: unknown
     try {
       data = JSON.parse(script.textContent ?? '')

@@ -1,3 +1,4 @@
+import { childrenOf, localNameOf, parentElementOf, previousElementOf } from './dom.ts'
 import { chromeWithin, findMainContent } from './main-content.ts'
 import { findMainObject } from './main-object.ts'
 import { fitLines, type OutlineLine } from './outline-budget.ts'
@@ -53,13 +54,13 @@ function nearestFirst(children: Element[], inner: Element): Element[] {
 
 /** Whether anything is outlined before the element when the body is outlined in order. */
 function preceded(element: Element, body: Element): boolean {
-  for (let node: Element | null = element; node && node !== body; node = node.parentElement) {
-    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (!SKIPPED.has(sibling.localName)) return true
+  for (let node: Element | null = element; node && node !== body; node = parentElementOf(node)) {
+    for (let sibling = previousElementOf(node); sibling; sibling = previousElementOf(sibling)) if (!SKIPPED.has(localNameOf(sibling))) return true
   }
   return false
 }
 
-const outlined = (element: Element) => Array.from(element.children).filter((child) => !SKIPPED.has(child.localName))
+const outlined = (element: Element) => Array.from(childrenOf(element)).filter((child) => !SKIPPED.has(localNameOf(child)))
 
 function take(limits: OutlineLimits): string {
   const lines: OutlineLine[] = []
@@ -84,9 +85,10 @@ function take(limits: OutlineLimits): string {
     if (moved) return void add(`${depth} ${prefix}${nameOf(element)} (${moved})`, depth, parent, TIER.bare)
     const line = label(element, limits.textChars)
     // An SVG's shapes hold nothing a rule reads, and icons put dozens of them in every menu item.
-    const children = element.localName === 'svg' ? [] : outlined(element)
+    const tag = localNameOf(element)
+    const children = tag === 'svg' ? [] : outlined(element)
     // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
-    if (line === element.localName && children.length === 1) return walk(children[0]!, depth, parent, `${prefix}${line} > `)
+    if (line === tag && children.length === 1) return walk(children[0]!, depth, parent, `${prefix}${line} > `)
     const tier = anchors.has(element) || productSignal(element) ? (near ? TIER.signal : TIER.signalAround) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
     const index = add(`${depth} ${prefix}${line}`, depth, parent, tier)
     if (index !== -1) walkChildren(children, depth + 1, index)
@@ -118,7 +120,7 @@ function take(limits: OutlineLimits): string {
     walk(object.block, 0, -1)
     near = false
     heading('Around it, nearest first (each block holds the one above; its other children follow):')
-    for (let inner = object.block, outer = object.block.parentElement; outer && inner !== body; inner = outer, outer = outer.parentElement) {
+    for (let inner = object.block, outer = parentElementOf(object.block); outer && inner !== body; inner = outer, outer = parentElementOf(outer)) {
       // A wrapper around the block alone adds nothing to what is around it.
       const others = nearestFirst(outlined(outer), inner)
       if (others.length === 0) continue

@@ -1,4 +1,5 @@
 import { isChallengeWidget } from './blockers.ts'
+import { containsNode, firstChildOf, isConnectedNode, localNameOf, namespaceOf, nodeTypeOf, positionOf, rootNodeOf, shadowRootOf } from './dom.ts'
 import { closed, insideClosed } from './closed.ts'
 import { isCandidate } from './names.ts'
 import { isHeading } from './nearby.ts'
@@ -74,7 +75,7 @@ interface WalkState {
 
 function visit(el: Element, state: WalkState, hints: ReadonlySet<Element>): void {
   const { found } = state
-  const tag = el.localName
+  const tag = localNameOf(el)
   if (isCandidate(el)) found.candidates.push(el)
   else {
     const signal = scriptSignal(el, state.listened, hints)
@@ -87,12 +88,13 @@ function visit(el: Element, state: WalkState, hints: ReadonlySet<Element>): void
   if (!state.inShadow && isHeading(el, tag)) found.headings.push(el)
   if (isChallengeWidget(el, tag)) found.widgets.push(el)
   // An inline SVG is one icon, however many shapes draw it.
-  if (tag === 'svg' || (el.firstChild === null && !NOT_ICONS.has(tag) && el.namespaceURI !== SVG_NS)) found.leaves.push(el)
-  if (el.shadowRoot) {
-    state.shadowRoots.push(el.shadowRoot)
+  if (tag === 'svg' || (firstChildOf(el) === null && !NOT_ICONS.has(tag) && namespaceOf(el) !== SVG_NS)) found.leaves.push(el)
+  const shadowRoot = shadowRootOf(el)
+  if (shadowRoot) {
+    state.shadowRoots.push(shadowRoot)
     const inShadow = state.inShadow
     state.inShadow = true
-    walkBelow(el.shadowRoot, state, hintedIn(el.shadowRoot))
+    walkBelow(shadowRoot, state, hintedIn(shadowRoot))
     state.inShadow = inShadow
   }
 }
@@ -103,7 +105,7 @@ function walkBelow(root: Node, state: WalkState, hints: ReadonlySet<Element>): v
   const walker = document.createTreeWalker(root, 0x1 | 0x4)
   let node = walker.nextNode()
   while (node) {
-    if (node.nodeType === 3) {
+    if (nodeTypeOf(node) === 3) {
       if (HAS_TEXT.test((node as Text).data)) state.found.texts.push(node as Text)
       node = walker.nextNode()
       continue
@@ -133,8 +135,8 @@ export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'al
   for (const el of kept.listened) if (!listened.has(el)) roots.add(el)
   if (roots.size > MAX_CHANGED_ROOTS) return walkDocument(listened)
   if (roots.size === 0) return { ...kept, walked: [] }
-  const tops = topmost([...roots].filter((root) => root.isConnected))
-  if (tops.some((root) => root.getRootNode() !== document)) return walkDocument(listened)
+  const tops = topmost([...roots].filter(isConnectedNode))
+  if (tops.some((root) => rootNodeOf(root) !== document)) return walkDocument(listened)
   const found = removed ? connected(kept.found) : { ...kept.found, signals: new Map(kept.found.signals) }
   const walked: Found[] = []
   for (const root of tops) {
@@ -153,18 +155,18 @@ export function walkChanges(kept: KeptWalk | undefined, changed: Element[] | 'al
 
 /** The roots not inside another one. */
 function topmost(roots: Element[]): Element[] {
-  return roots.filter((root) => !roots.some((other) => other !== root && other.contains(root)))
+  return roots.filter((root) => !roots.some((other) => other !== root && containsNode(other, root)))
 }
 
 /** The kept lists without the nodes that left the document (positions compare only within it). */
 function connected(found: Found): Found {
-  const candidates = found.candidates.filter((node) => node.isConnected)
+  const candidates = found.candidates.filter(isConnectedNode)
   const signals = new Map<Element, Signal>()
   for (const el of candidates) {
     const signal = found.signals.get(el)
     if (signal) signals.set(el, signal)
   }
-  const kept = <T extends Node>(list: T[]) => list.filter((node) => node.isConnected)
+  const kept = <T extends Node>(list: T[]) => list.filter(isConnectedNode)
   return {
     candidates,
     signals,
@@ -195,7 +197,7 @@ function firstWhere(list: Node[], after: (node: Node) => boolean): number {
 
 /** Replaces, in one list, the nodes of `root`'s subtree (a contiguous run) with those walked again. */
 function replaceRun<T extends Node>(list: T[], part: T[], root: Element, removed?: (node: T) => void): T[] {
-  const position = (node: Node) => root.compareDocumentPosition(node)
+  const position = (node: Node) => positionOf(root, node)
   const start = firstWhere(list, (node) => node === root || (position(node) & (FOLLOWING | CONTAINED_BY)) !== 0)
   const end = firstWhere(list, (node) => node !== root && (position(node) & (FOLLOWING | CONTAINED_BY)) === FOLLOWING)
   if (removed) for (let i = start; i < end; i++) removed(list[i]!)

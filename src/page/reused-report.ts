@@ -1,4 +1,5 @@
 import { focusedElement } from './capabilities.ts'
+import { localNameOf, scrollLeftOf, scrollTopOf } from './dom.ts'
 import { nothingChangedSince, viewState, type FrameWatch } from './frame-watch.ts'
 import type { FrameReport, ObserveRequest } from './types.ts'
 
@@ -44,7 +45,7 @@ function fieldStates(offered: Element[], candidates: readonly Element[]): string
     const field = node as HTMLInputElement & HTMLSelectElement
     if (typeof field.value === 'string') states += `${field.value.length}:${field.value}|${field.selectedIndex ?? ''};`
   }
-  for (const node of candidates) if (node.localName === 'input') states += (node as HTMLInputElement).checked ? '1' : '0'
+  for (const node of candidates) if (localNameOf(node) === 'input') states += (node as HTMLInputElement).checked ? '1' : '0'
   return states
 }
 
@@ -55,7 +56,7 @@ function fieldStates(offered: Element[], candidates: readonly Element[]): string
  */
 function scrollStates(nodes: Element[]): string {
   let states = ''
-  for (const node of nodes) states += `${node.scrollTop},${node.scrollLeft};`
+  for (const node of nodes) states += `${scrollTopOf(node)},${scrollLeftOf(node)};`
   return states
 }
 

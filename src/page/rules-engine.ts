@@ -1,6 +1,7 @@
 import type { Rules } from '../../types/index.d.ts'
 import { availabilityOfControl } from './availability.ts'
 import { codeAfter } from './codes.ts'
+import { attributeOf, innerHtmlOf, outerHtmlOf, queryAll, queryOne } from './dom.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
 import { parseSteps, readsEvery, valuesAt } from './json-path.ts'
 import { metaContents } from './meta-tags.ts'
@@ -57,21 +58,21 @@ function read(context: Context, attr: string): string | null {
     const page = document.documentElement
     const body = document.body ?? page
     if (attr === 'text') return body ? markupText(body) : null
-    if (attr === 'html' || attr === 'outerHTML') return page ? page.outerHTML : null
+    if (attr === 'html' || attr === 'outerHTML') return page ? outerHtmlOf(page) : null
     if (attr === 'val') return null
-    return page ? page.getAttribute(attr) : null
+    return page ? attributeOf(page, attr) : null
   }
   switch (attr) {
     case 'text':
       return markupText(context)
     case 'html':
-      return context.innerHTML
+      return innerHtmlOf(context)
     case 'outerHTML':
-      return context.outerHTML
+      return outerHtmlOf(context)
     case 'val':
-      return 'value' in context && typeof context.value === 'string' ? context.value : context.getAttribute('value')
+      return 'value' in context && typeof context.value === 'string' ? context.value : attributeOf(context, 'value')
     default:
-      return context.getAttribute(attr)
+      return attributeOf(context, attr)
   }
 }
 
@@ -145,7 +146,7 @@ function evaluateRule(rule: AnyRule, context: Context): unknown {
   if (rule.jsonld !== undefined || rule.meta !== undefined) return settle(readMetadata(context, rule), rule, rule.jsonld !== undefined && readsEvery(rule.jsonld))
   const nested = rule.attr !== undefined && typeof rule.attr === 'object' && !Array.isArray(rule.attr) ? (rule.attr as AnyRules) : undefined
   if (rule.selectorAll !== undefined) {
-    const matches = (context ?? document).querySelectorAll(rule.selectorAll)
+    const matches = queryAll(context ?? document, rule.selectorAll)
     const values: unknown[] = []
     for (let index = 0; index < matches.length; index++) {
       if (nested) values.push(evaluateFields(nested, matches[index]))
@@ -155,7 +156,7 @@ function evaluateRule(rule: AnyRule, context: Context): unknown {
   }
   let target = context
   if (rule.selector !== undefined) {
-    target = (context ?? document).querySelector(rule.selector)
+    target = queryOne(context ?? document, rule.selector)
     if (target === null) return undefined
   }
   return nested ? evaluateFields(nested, target) : settle(readValues(target, rule), rule, rule.json !== undefined && readsEvery(rule.json))

@@ -1,4 +1,4 @@
-import { attr } from './dom.ts'
+import { attr, hasAttr, localNameOf, matchesSelector, parentElementOf, queryAll } from './dom.ts'
 import { callCache, remembered } from './layout.ts'
 
 // Controls that a page made clickable by script, found from what the browser shows of them without
@@ -50,13 +50,13 @@ export function hintedIn(root: Document | ShadowRoot): Set<Element> {
 
 /** The same for one subtree, its root included: a walk of what changed reads only that part. */
 export function hintedUnder(root: Element): Set<Element> {
-  const found = new Set(Array.from(root.querySelectorAll(HINTS)))
-  if (root.matches(HINTS)) found.add(root)
+  const found = new Set(Array.from(queryAll(root, HINTS)))
+  if (matchesSelector(root, HINTS)) found.add(root)
   return found
 }
 
 export function hasHandlerAttribute(el: Element): boolean {
-  return HANDLER_ATTRIBUTES.some((name) => el.hasAttribute(name))
+  return HANDLER_ATTRIBUTES.some((name) => hasAttr(el, name))
 }
 
 function focusable(el: Element): boolean {
@@ -69,13 +69,13 @@ function focusable(el: Element): boolean {
  * listener or handler attribute), 'focusable', 'state' (an ARIA state of a control), or null.
  */
 export function scriptSignal(el: Element, listened: ReadonlySet<Element>, hints: ReadonlySet<Element>): 'listener' | 'focusable' | 'state' | null {
-  if (NEVER.has(el.localName)) return null
+  if (NEVER.has(localNameOf(el))) return null
   if (listened.has(el)) return 'listener'
   if (!hints.has(el)) return null
   // A draggable element is picked up and dropped by a person: its dragstart handler needs no click.
   if (hasHandlerAttribute(el) || attr(el, 'draggable') === 'true') return 'listener'
   if (focusable(el)) return 'focusable'
-  if (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-expanded') || el.hasAttribute('aria-checked')) return 'state'
+  if (hasAttr(el, 'aria-pressed') || hasAttr(el, 'aria-expanded') || hasAttr(el, 'aria-checked')) return 'state'
   return null
 }
 
@@ -92,11 +92,11 @@ export function pointerCursor(el: Element): boolean {
  */
 export function pointerOwner(el: Element, isControl: (node: Element) => boolean): Element | null {
   let top: Element | null = null
-  for (let node: Element | null = el; node; node = node.parentElement) {
+  for (let node: Element | null = el; node; node = parentElementOf(node)) {
     if (!pointerCursor(node)) break
     if (isControl(node)) return null
     top = node
   }
-  if (!top || NEVER.has(top.localName)) return null
+  if (!top || NEVER.has(localNameOf(top))) return null
   return top
 }

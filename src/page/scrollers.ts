@@ -1,4 +1,4 @@
-import { composedParent } from './dom.ts'
+import { clientHeightOf, composedParent, localNameOf, nodeTypeOf, queryOne, scrollHeightOf, scrollTopOf } from './dom.ts'
 import { isField, layoutName } from './layout-names.ts'
 import { nameOf, roleOf } from './names.ts'
 import { HEADINGS } from './nearby.ts'
@@ -21,10 +21,11 @@ const MIN_HEIGHT = 40
 const SLACK = 8
 
 function scrollable(el: Element): boolean {
-  if (el.clientHeight < MIN_HEIGHT || el.scrollHeight <= el.clientHeight + SLACK) return false
+  const height = clientHeightOf(el)
+  if (height < MIN_HEIGHT || scrollHeightOf(el) <= height + SLACK) return false
   // A textarea scrolls with its caret and the wheel whatever its overflow says (an autosizing one that
   // hides its bar included), and scrollBy moves it.
-  if (el.localName === 'textarea') return true
+  if (localNameOf(el) === 'textarea') return true
   const overflow = getComputedStyle(el).overflowY
   return overflow === 'auto' || overflow === 'scroll' || overflow === 'overlay'
 }
@@ -33,7 +34,7 @@ function scrollable(el: Element): boolean {
 function nameOfScroller(el: Element): string {
   const named = nameOf(el, roleOf(el), 40) || (isField(el) ? layoutName(el) : '')
   if (named) return named
-  const heading = el.querySelector(HEADINGS)
+  const heading = queryOne(el, HEADINGS)
   return (heading ? textOf(heading, 60, null, false) : '') || textOf(el, 60, null, false)
 }
 
@@ -48,7 +49,7 @@ export function scrollersAround(reg: Registry, starts: Element[], max: number): 
   const visited = new Set<Node>()
   const pageScroller = document.scrollingElement ?? document.documentElement
   for (const start of starts) {
-    for (let node: Node | null = start; node && node.nodeType === 1; node = composedParent(node)) {
+    for (let node: Node | null = start; node && nodeTypeOf(node) === 1; node = composedParent(node)) {
       if (scrollers.length >= max) return { scrollers, scrollNodes }
       if (visited.has(node)) break
       visited.add(node)
@@ -57,12 +58,13 @@ export function scrollersAround(reg: Registry, starts: Element[], max: number): 
       if (!scrollable(el)) continue
       const seen = visibility(el)
       if ('reason' in seen) continue
+      const top = scrollTopOf(el)
       scrollers.push({
         nodeId: nodeIdOf(reg, el),
-        name: shorten(nameOfScroller(el) || el.localName, 40),
-        top: Math.round(el.scrollTop),
-        up: el.scrollTop > 0,
-        down: el.scrollTop + el.clientHeight < el.scrollHeight - 1,
+        name: shorten(nameOfScroller(el) || localNameOf(el), 40),
+        top: Math.round(top),
+        up: top > 0,
+        down: top + clientHeightOf(el) < scrollHeightOf(el) - 1,
         rect: round(seen.rect),
         at: seen.at,
       })

@@ -1,3 +1,4 @@
+import { ownerDocumentOf, queryAll, textContentOf } from './dom.ts'
 import { markupText } from './text.ts'
 
 // Shops in Romania, Poland, the US and elsewhere write the cents of a price as a superscript:
@@ -12,11 +13,11 @@ const CENTS = /^\d{2}$/
  * over: US shops raise the currency sign too ("<sup>$</sup>19<sup>99</sup>").
  */
 export function superscriptCents(element: Element): { whole: string; cents: string } | undefined {
-  for (const sup of element.querySelectorAll('sup')) {
+  for (const sup of queryAll(element, 'sup')) {
     const cents = markupText(sup)
     const previous = sup.previousSibling
-    if (!CENTS.test(cents) || previous === null || !/\d$/.test(previous.textContent ?? '')) continue
-    const range = element.ownerDocument.createRange()
+    if (!CENTS.test(cents) || previous === null || !/\d$/.test(textContentOf(previous) ?? '')) continue
+    const range = ownerDocumentOf(element).createRange()
     range.selectNodeContents(element)
     range.setEndBefore(sup)
     return { whole: markupText(range.cloneContents()), cents }

@@ -1,4 +1,4 @@
-import { attr, hiddenAttribute } from './dom.ts'
+import { attr, attributeOf, canCheckVisibility, checkVisibility, childNodesOf, firstChildOf, hiddenAttribute, localNameOf, nextSiblingOf, nodeTypeOf, parentNodeOf, shadowRootOf } from './dom.ts'
 import { boxless, callCache, remembered } from './layout.ts'
 
 // The one definition of text as the agent reads it: which tags hold no readable text, which tags
@@ -19,7 +19,7 @@ export function collapse(text: string): string {
 /** The element's own text: its text children, not its descendants', whitespace collapsed. */
 export function ownText(element: Element): string {
   let own = ''
-  for (let child = element.firstChild; child; child = child.nextSibling) if (child.nodeType === 3) own += (child as Text).data
+  for (let child = firstChildOf(element); child; child = nextSiblingOf(child)) if (nodeTypeOf(child) === 3) own += (child as Text).data
   return collapse(own)
 }
 
@@ -77,17 +77,18 @@ export function textOf(node: Node, limit: number, skip: Node | null, includeHidd
   let out = ''
   const visit = (current: Node) => {
     if (out.length >= limit || current === skip) return
-    if (current.nodeType === 3) {
+    const type = nodeTypeOf(current)
+    if (type === 3) {
       out += apart && current.parentNode === node ? ` ${(current as Text).data} ` : (current as Text).data
       return
     }
-    if (current.nodeType !== 1) return
+    if (type !== 1) return
     const el = current as Element
-    const tag = el.localName
+    const tag = localNameOf(el)
     if (SKIP_TAGS.has(tag) || tag === 'input') return
     if (current !== node) {
-      if (!includeHidden && (el.getAttribute('aria-hidden') === 'true' || hiddenAttribute(el) !== null)) return
-      if (!includeHidden && typeof el.checkVisibility === 'function' && !el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) && !boxless(el)) return
+      if (!includeHidden && (attributeOf(el, 'aria-hidden') === 'true' || hiddenAttribute(el) !== null)) return
+      if (!includeHidden && canCheckVisibility && !checkVisibility(el, { visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) && !boxless(el)) return
       const label = attr(el, 'aria-label')
       if (label) {
         out += ` ${label} `
@@ -98,13 +99,13 @@ export function textOf(node: Node, limit: number, skip: Node | null, includeHidd
       out += ` ${attr(el, 'alt')} `
       return
     }
-    const block = BLOCK_TAGS.has(tag) || (apart && current.parentNode === node) || (!includeHidden && laidOutAsBlock(el))
+    const block = BLOCK_TAGS.has(tag) || (apart && parentNodeOf(current) === node) || (!includeHidden && laidOutAsBlock(el))
     if (block) out += ' '
     const children: ArrayLike<Node> =
-      el.shadowRoot?.childNodes ??
+      shadowRootOf(el)?.childNodes ??
       (tag === 'slot' && (el as HTMLSlotElement).assignedNodes({ flatten: true }).length
         ? (el as HTMLSlotElement).assignedNodes({ flatten: true })
-        : el.childNodes)
+        : childNodesOf(el))
     for (let i = 0; i < children.length && out.length < limit; i++) visit(children[i]!)
     if (block) out += ' '
   }
@@ -119,11 +120,12 @@ export function textOf(node: Node, limit: number, skip: Node | null, includeHidd
 export function markupText(root: Node): string {
   let out = ''
   const walk = (node: Node) => {
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === 3) {
+    for (let child = firstChildOf(node); child; child = nextSiblingOf(child)) {
+      const type = nodeTypeOf(child)
+      if (type === 3) {
         out += (child as Text).data
-      } else if (child.nodeType === 1) {
-        const tag = (child as Element).localName
+      } else if (type === 1) {
+        const tag = localNameOf(child as Element)
         if (SKIP_TAGS.has(tag)) continue
         const block = BLOCK_TAGS.has(tag)
         if (block) out += ' '

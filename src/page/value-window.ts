@@ -1,4 +1,5 @@
 import { clip, clipFrom, startMark } from '../clip.ts'
+import { scrollHeightOf, scrollTopOf } from './dom.ts'
 
 // A long multiline value as its field shows it: a textarea scrolled down shows its later lines, and
 // the model is shown the same part, so SCROLL_DOWN in the field reveals its end. Only what is shown
@@ -21,8 +22,11 @@ function wordStart(text: string, at: number): number {
  * run short of `limit` starts earlier, so that at the bottom the whole last `limit` is read.
  */
 export function scrolledValue(el: Element, text: string, limit: number): string {
-  if (text.length <= limit || el.scrollTop <= 0 || el.scrollHeight <= 0) return clip(text, limit)
-  let start = Math.round((el.scrollTop / el.scrollHeight) * text.length)
+  if (text.length <= limit) return clip(text, limit)
+  const top = scrollTopOf(el)
+  const height = scrollHeightOf(el)
+  if (top <= 0 || height <= 0) return clip(text, limit)
+  let start = Math.round((top / height) * text.length)
   const room = limit - startMark(start, text.length).length
   start = Math.max(0, Math.min(start, text.length - room))
   return clipFrom(text, wordStart(text, start), limit)

@@ -1,3 +1,4 @@
+import { localNameOf, parentElementOf, rangeBox } from './dom.ts'
 import { boxed, boxless, boxOf, placement, rendered, vh, vw } from './layout.ts'
 import { centre, round } from './visibility.ts'
 import { legible } from './legible.ts'
@@ -53,7 +54,7 @@ export function viewportText(texts: Text[], textLimit: number): ViewportText {
     if (!seen) continue
     if (seen === 1) {
       range.selectNodeContents(node)
-      const box = range.getBoundingClientRect()
+      const box = rangeBox(range)
       if (box.width <= 0 || box.bottom <= 0 || box.top >= vh || box.right <= 0 || box.left >= vw) continue
     }
     const piece = collapse(data)
@@ -63,8 +64,8 @@ export function viewportText(texts: Text[], textLimit: number): ViewportText {
       !previous.endsInSpace &&
       !/^\s/.test(data) &&
       (previous.parent === parent ||
-        (parent.parentElement === previous.parent && !BLOCK_TAGS.has(parent.localName)) ||
-        (previous.parent.parentElement === parent && !BLOCK_TAGS.has(previous.parent.localName)))
+        (parentElementOf(parent) === previous.parent && !BLOCK_TAGS.has(localNameOf(parent))) ||
+        (parentElementOf(previous.parent) === parent && !BLOCK_TAGS.has(localNameOf(previous.parent))))
     text += joined || !text ? piece : ` ${piece}`
     previous = { parent, endsInSpace: /\s$/.test(data) }
     if (!captcha && CAPTCHA.test(piece)) {

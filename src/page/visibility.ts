@@ -1,4 +1,4 @@
-import { attr, composedParent } from './dom.ts'
+import { attr, attributeOf, childNodesOf, clientRects, composedParent, hasAttr, localNameOf, matchesSelector, nodeTypeOf, shadowRootOf } from './dom.ts'
 import { labelsOf } from './labels.ts'
 import { boxOf, placement, rendered, vh, vw } from './layout.ts'
 import type { Rect } from '../base/rect.ts'
@@ -13,9 +13,9 @@ export function round(rect: DOMRect): Rect {
 
 export function hiddenFromUsers(el: Element): boolean {
   for (let node: Node | null = el; node; node = composedParent(node)) {
-    if (node.nodeType !== 1) continue
+    if (nodeTypeOf(node) !== 1) continue
     const element = node as Element
-    if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return true
+    if (attributeOf(element, 'aria-hidden') === 'true' || hasAttr(element, 'inert')) return true
   }
   return false
 }
@@ -23,7 +23,7 @@ export function hiddenFromUsers(el: Element): boolean {
 export function disabled(el: Element): boolean {
   if (attr(el, 'aria-disabled') === 'true') return true
   try {
-    return el.matches(':disabled')
+    return matchesSelector(el, ':disabled')
   } catch {
     return false
   }
@@ -32,8 +32,8 @@ export function disabled(el: Element): boolean {
 /** The slot that renders a text child of `host` found at the point, if any. */
 function slotOfTextAt(host: Element, x: number, y: number): Element | null {
   const range = document.createRange()
-  for (const child of Array.from(host.childNodes)) {
-    if (child.nodeType !== 3 || !(child as Text).assignedSlot) continue
+  for (const child of Array.from(childNodesOf(host))) {
+    if (nodeTypeOf(child) !== 3 || !(child as Text).assignedSlot) continue
     range.selectNodeContents(child)
     for (const box of Array.from(range.getClientRects())) {
       if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) return (child as Text).assignedSlot
@@ -45,8 +45,10 @@ function slotOfTextAt(host: Element, x: number, y: number): Element | null {
 /** The element at a point, descending into open shadow roots. */
 export function deepHit(x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y)
-  while (hit && hit.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y)
+  while (hit) {
+    const root = shadowRootOf(hit)
+    if (!root) break
+    const inner = root.elementFromPoint(x, y)
     if (inner && inner !== hit) {
       hit = inner
       continue
@@ -63,7 +65,7 @@ export function deepHit(x: number, y: number): Element | null {
 function reaches(hit: Element | null, el: Element): boolean {
   for (let node: Node | null = hit; node; node = composedParent(node)) {
     if (node === el) return true
-    if ((node as Element).localName === 'label' && (node as HTMLLabelElement).control === el) return true
+    if (nodeTypeOf(node) === 1 && localNameOf(node as Element) === 'label' && (node as HTMLLabelElement).control === el) return true
   }
   return false
 }
@@ -92,7 +94,7 @@ export function visibility(el: Element): Seen {
   if (!rendered(el) || hiddenFromUsers(el)) return { reason: 'hidden' }
   if (reaches(deepHit(at[0], at[1]), el)) return { rect, at }
   // A wrapped inline element's box centre can fall between its lines: try each line box.
-  const lines = el.getClientRects()
+  const lines = clientRects(el)
   if (lines.length > 1) {
     for (const box of Array.from(lines)) {
       const point = centre(box)

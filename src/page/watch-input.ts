@@ -1,3 +1,4 @@
+import { attributeOf, localNameOf, nodeTypeOf, ownerDocumentOf, parentNodeOf, textContentOf } from './dom.ts'
 import { collapse } from './text.ts'
 
 // The watch on a click's or key's events in the target's document (see the executor's guarded input).
@@ -23,26 +24,27 @@ export interface InputWatch {
  * must not reach a button inside it.
  */
 export function watchInput(target: Element, types: string[], exact = false): InputWatch {
-  const view = target.ownerDocument.defaultView
+  const doc = ownerDocumentOf(target)
+  const view = doc.defaultView
   if (!view) throw new Error('The target has no window to watch.')
   const seen = new Set<string>()
   let redirected: WatchReport['redirected'] = null
   const onTarget = (node: Node | null): boolean => {
-    if (exact) return node === target || node === target.ownerDocument || node === target.ownerDocument.documentElement
+    if (exact) return node === target || node === doc || node === doc.documentElement
     for (let current: Node | null = node; current; ) {
       if (current === target) return true
-      if ((current as Element).localName === 'label' && (current as HTMLLabelElement).control === target) return true
-      const parent: Node | null = current.parentNode
-      current = parent && parent.nodeType === 11 ? ((parent as ShadowRoot).host ?? null) : parent
+      if (nodeTypeOf(current) === 1 && localNameOf(current as Element) === 'label' && (current as HTMLLabelElement).control === target) return true
+      const parent: Node | null = parentNodeOf(current)
+      current = parent && nodeTypeOf(parent) === 11 ? ((parent as ShadowRoot).host ?? null) : parent
     }
     return false
   }
   const name = (node: Node | null): string => {
-    if (!node || node.nodeType !== 1) return node ? node.nodeName.toLowerCase() : 'nothing'
+    if (!node || nodeTypeOf(node) !== 1) return node ? node.nodeName.toLowerCase() : 'nothing'
     const el = node as Element
-    const text = collapse(el.textContent ?? '').slice(0, 40)
-    const id = el.getAttribute('id')
-    return `<${el.localName}${id ? `#${id.slice(0, 30)}` : ''}>${text ? ` "${text}"` : ''}`
+    const text = collapse(textContentOf(el) ?? '').slice(0, 40)
+    const id = attributeOf(el, 'id')
+    return `<${localNameOf(el)}${id ? `#${id.slice(0, 30)}` : ''}>${text ? ` "${text}"` : ''}`
   }
   const listener = (event: Event) => {
     // Only the browser's own input counts; the page can dispatch untrusted copies at will.
