@@ -3,11 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs'
 
 // A form's named fields shadow its methods: `<input name="getAttribute">` makes `form.getAttribute`
 // that input, and any page code calling it on a form throws, which ended every observation. Page code
-// calls these methods only through src/page/dom.ts, which captured the prototypes' own.
+// calls these methods only through src/page/dom-safe.ts, which captured the prototypes' own.
 
 const PAGE = new URL('../src/page/', import.meta.url)
 /** The helpers themselves, and the bundle generated from all page code (helpers included). */
-const EXEMPT = new Set(['dom.ts', 'bundle.generated.ts'])
+const EXEMPT = new Set(['dom-safe.ts', 'bundle.generated.ts'])
 const DIRECT_CALL = /\.\s*(getAttribute|hasAttribute|getBoundingClientRect)\s*\(/
 
 /** `file:line: text` for each line of `source` that calls one of the methods directly (comments aside). */
@@ -21,11 +21,11 @@ function directCalls(file: string, source: string): string[] {
   return found
 }
 
-test('page code calls getAttribute, hasAttribute and getBoundingClientRect only through the helpers of dom.ts', (t) => {
+test('page code calls getAttribute, hasAttribute and getBoundingClientRect only through the helpers of dom-safe.ts', (t) => {
   const files = readdirSync(PAGE).filter((file) => file.endsWith('.ts') && !EXEMPT.has(file))
   t.true(files.length > 40, 'the page modules were found')
   const calls = files.flatMap((file) => directCalls(file, readFileSync(new URL(file, PAGE), 'utf8')))
-  t.deepEqual(calls, [], `call these through src/page/dom.ts instead:\n${calls.join('\n')}`)
+  t.deepEqual(calls, [], `call these through src/page/dom-safe.ts instead:\n${calls.join('\n')}`)
 })
 
 test('the check names a direct call with its file and line, and passes the helpers and comments', (t) => {

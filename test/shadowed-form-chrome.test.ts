@@ -10,7 +10,7 @@ import { evaluatorModel, scriptedModel, textModel } from './helpers/goal-scripte
 // A form whose hidden fields are named after the form's own methods and properties (getAttribute,
 // localName, parentNode, elements…): each field shadows what it is named after, in our isolated world
 // too. One such field made every observation throw and every goal end in error; the agent reads the
-// page through the prototypes' own accessors (src/page/dom.ts) and works on it as on any page.
+// page through the prototypes' own accessors (src/page/dom-safe.ts) and works on it as on any page.
 
 const chrome = useChrome(test)
 const servers = useFixtureServers(test)

@@ -1,4 +1,5 @@
-import { attr, classesOf, hasAttr, inputType, localNameOf, matchesSelector, textContentOf } from './dom.ts'
+import { classesOf, hasAttr, localNameOf, matchesSelector, textContentOf } from './dom-safe.ts'
+import { attr, inputType } from './dom.ts'
 import { once } from './lazy.ts'
 import { escapePattern } from '../base/pattern.ts'
 import { phraseAlternation, UNSPACED, type PhraseForm } from './phrase-pattern.ts'

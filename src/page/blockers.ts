@@ -1,5 +1,5 @@
 import { CHALLENGE_FRAME } from './challenge-frames.ts'
-import { attributeOf, classesOf, classNameOf, idOf, localNameOf } from './dom.ts'
+import { attributeOf, classesOf, classNameOf, idOf, localNameOf } from './dom-safe.ts'
 import { boxOf, rendered, vh, vw } from './layout.ts'
 import { shorten } from './text.ts'
 import type { RawBlocker } from './types.ts'

@@ -1,5 +1,6 @@
 import type { ElementCapability } from '../operations.ts'
-import { attr, attributeOf, childrenOf, hasAttr, inputType, localNameOf, ownerDocumentOf, parentElementOf, shadowRootOf } from './dom.ts'
+import { attributeOf, childrenOf, hasAttr, localNameOf, ownerDocumentOf, parentElementOf, shadowRootOf } from './dom-safe.ts'
+import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
 import { COMPOSITE_ROLES, focusableComposite, isCandidate, multipleListbox } from './names.ts'
 import { hasHandlerAttribute } from './script-controls.ts'

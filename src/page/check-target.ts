@@ -1,5 +1,5 @@
 import { focusedElement } from './capabilities.ts'
-import { isConnectedNode } from './dom.ts'
+import { isConnectedNode } from './dom-safe.ts'
 import { disabled, visibility } from './visibility.ts'
 import { describe, fingerprintOf, PART_REASONS, subjectOf } from './describe-control.ts'
 import { registry } from './node-ids.ts'

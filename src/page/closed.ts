@@ -1,4 +1,5 @@
-import { hiddenAttribute, localNameOf, parentElementOf } from './dom.ts'
+import { localNameOf, parentElementOf } from './dom-safe.ts'
+import { hiddenAttribute } from './dom.ts'
 import { SKIP_TAGS } from './text.ts'
 
 // The subtrees no walk of ours enters: what they hold is never offered, read as text or taken for a

@@ -1,4 +1,5 @@
-import { attr, attributeOf, innerTextOf, inputType, localNameOf, parentElementOf, queryAll, textContentOf } from './dom.ts'
+import { attributeOf, innerTextOf, localNameOf, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
+import { attr, inputType } from './dom.ts'
 import { collapse } from './text.ts'
 import type { RawElement } from './types.ts'
 

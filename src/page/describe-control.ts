@@ -1,4 +1,5 @@
-import { attr, attributeOf, idOf, inputType, listOptions, localNameOf, textContentOf } from './dom.ts'
+import { attributeOf, idOf, localNameOf, textContentOf } from './dom-safe.ts'
+import { attr, inputType, listOptions } from './dom.ts'
 import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
 import { layoutName } from './layout-names.ts'

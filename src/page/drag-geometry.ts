@@ -1,4 +1,5 @@
-import { attributeOf, boundingBox, inputType, localNameOf, parentElementOf } from './dom.ts'
+import { attributeOf, boundingBox, localNameOf, parentElementOf } from './dom-safe.ts'
+import { inputType } from './dom.ts'
 
 // Where a drag takes hold of a control and how far its moves reach: a slider is taken by its thumb
 // and moved along its track; anything else is taken at its centre and moved by its own size.

@@ -1,4 +1,5 @@
-import { attr, closestTo, formFields, inputType, localNameOf } from './dom.ts'
+import { closestTo, formFields, localNameOf } from './dom-safe.ts'
+import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
 import { valueOf } from './control-state.ts'
 import { HASH_START, hashOn, hashText, shorten, textOf } from './text.ts'

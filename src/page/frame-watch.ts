@@ -1,4 +1,4 @@
-import { nodeTypeOf } from './dom.ts'
+import { nodeTypeOf } from './dom-safe.ts'
 import { boxless, type Placement } from './layout.ts'
 import type { Found, KeptWalk } from './page-walk.ts'
 

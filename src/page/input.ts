@@ -1,8 +1,25 @@
 import { focusedElement } from './capabilities.ts'
 import {
-  attributeOf, clientHeightOf, closestTo, containsNode, formFields, idOf, innerTextOf, listenOn, listOptions, localNameOf, ownerDocumentOf,
-  queryOne, scrollElementBy, scrollTopOf, shadowRootOf, stopListening, submitForm, tagNameOf, textContentOf,
-} from './dom.ts'
+  attributeOf,
+  clientHeightOf,
+  closestTo,
+  containsNode,
+  formFields,
+  idOf,
+  innerTextOf,
+  listenOn,
+  localNameOf,
+  ownerDocumentOf,
+  queryOne,
+  scrollElementBy,
+  scrollTopOf,
+  shadowRootOf,
+  stopListening,
+  submitForm,
+  tagNameOf,
+  textContentOf,
+} from './dom-safe.ts'
+import { listOptions } from './dom.ts'
 import { mutationsSeen } from './frame-watch.ts'
 import { collapse } from './text.ts'
 

@@ -2,7 +2,7 @@
 // data only: the scripts' text goes through JSON.parse and nothing else, so nothing in it runs, and
 // text that is not JSON is skipped. The path syntax is src/page/json-path.ts's.
 
-import { attributeOf, queryAll } from './dom.ts'
+import { attributeOf, queryAll } from './dom-safe.ts'
 import { parseSteps, readsEvery, valuesAt } from './json-path.ts'
 
 export { JSON_LD_PATH } from './json-path.ts'

@@ -1,4 +1,4 @@
-import { closestTo, idOf, rootNodeOf } from './dom.ts'
+import { closestTo, idOf, rootNodeOf } from './dom-safe.ts'
 import { callCache } from './layout.ts'
 
 // The labels of a control, as `el.labels` gives them but read from one query per document or shadow

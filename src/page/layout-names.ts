@@ -1,4 +1,17 @@
-import { childrenOf, closestTo, inputType, localNameOf, matchesSelector, nextElementOf, nextSiblingOf, nodeTypeOf, parentElementOf, previousElementOf, previousSiblingOf, queryOne } from './dom.ts'
+import {
+  childrenOf,
+  closestTo,
+  localNameOf,
+  matchesSelector,
+  nextElementOf,
+  nextSiblingOf,
+  nodeTypeOf,
+  parentElementOf,
+  previousElementOf,
+  previousSiblingOf,
+  queryOne,
+} from './dom-safe.ts'
+import { inputType } from './dom.ts'
 import { callCache, remembered } from './layout.ts'
 import { HEADINGS } from './nearby.ts'
 import { BLOCK_TAGS, collapse, textOf } from './text.ts'

@@ -1,4 +1,5 @@
-import { boundingBox, canCheckVisibility, checkVisibility, composedParent, localNameOf, nodeTypeOf } from './dom.ts'
+import { boundingBox, canCheckVisibility, checkVisibility, localNameOf, nodeTypeOf } from './dom-safe.ts'
+import { composedParent } from './dom.ts'
 
 // Layout does not change during one call, but does between calls: each box and each visibility
 // answer is read once per call, and every per-call cache is emptied when the call ends so the

@@ -1,4 +1,5 @@
-import { composedParent, nodeTypeOf } from './dom.ts'
+import { nodeTypeOf } from './dom-safe.ts'
+import { composedParent } from './dom.ts'
 import { boxOf, callCache, remembered } from './layout.ts'
 
 // Whether text a parent renders is text a person can read. `rendered` (checkVisibility) passes text

@@ -1,4 +1,4 @@
-import { attributeOf, closestTo, containsNode, firstChildOf, localNameOf, nextSiblingOf, nodeTypeOf, parentElementOf, queryAll } from './dom.ts'
+import { attributeOf, closestTo, containsNode, firstChildOf, localNameOf, nextSiblingOf, nodeTypeOf, parentElementOf, queryAll } from './dom-safe.ts'
 
 // Where a page's own content is, so the outline can show it before the header, menus and footer
 // that come first in document order and, on large shops, filled the outline before the product.

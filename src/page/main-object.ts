@@ -1,5 +1,5 @@
 import { BUY_PHRASES } from './availability.ts'
-import { attributeOf, containsNode, localNameOf, nodeTypeOf, parentElementOf, queryAll, textContentOf } from './dom.ts'
+import { attributeOf, containsNode, localNameOf, nodeTypeOf, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
 import { once } from './lazy.ts'
 import { isChrome } from './main-content.ts'

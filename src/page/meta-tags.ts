@@ -1,4 +1,4 @@
-import { attributeOf, queryAll } from './dom.ts'
+import { attributeOf, queryAll } from './dom-safe.ts'
 
 // How a rule reads a `<meta>` tag: Open Graph and Twitter tags name it with `property` or `name`,
 // microdata with `itemprop`. Names are compared without case, as HTML compares `name`.

@@ -1,4 +1,17 @@
-import { attr, attributeOf, closestTo, composedParent, firstElementChildOf, hasAttr, inputType, localNameOf, matchesSelector, nodeTypeOf, parentElementOf, queryAll, queryOne, rootNodeOf } from './dom.ts'
+import {
+  attributeOf,
+  closestTo,
+  firstElementChildOf,
+  hasAttr,
+  localNameOf,
+  matchesSelector,
+  nodeTypeOf,
+  parentElementOf,
+  queryAll,
+  queryOne,
+  rootNodeOf,
+} from './dom-safe.ts'
+import { attr, composedParent, inputType } from './dom.ts'
 import { labelsOf } from './labels.ts'
 import { collapse, shorten, textOf } from './text.ts'
 

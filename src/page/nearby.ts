@@ -1,5 +1,17 @@
 import { insideClosed } from './closed.ts'
-import { attr, attributeOf, closestTo, composedParent, containsNode, localNameOf, nextElementOf, nodeTypeOf, parentElementOf, positionOf, previousElementOf, rootNodeOf } from './dom.ts'
+import {
+  attributeOf,
+  closestTo,
+  containsNode,
+  localNameOf,
+  nextElementOf,
+  nodeTypeOf,
+  parentElementOf,
+  positionOf,
+  previousElementOf,
+  rootNodeOf,
+} from './dom-safe.ts'
+import { attr, composedParent } from './dom.ts'
 import { callCache, remembered, rendered } from './layout.ts'
 import { shorten, textOf } from './text.ts'
 import { hiddenFromUsers } from './visibility.ts'

@@ -1,5 +1,6 @@
 import { canvasSurface, captchaField, captchaPhrase, captchaWidget } from './blockers.ts'
-import { attr, attributeOf, childrenOf, composedParent, inputType, localNameOf, parentElementOf, positionOf, textContentOf } from './dom.ts'
+import { attributeOf, childrenOf, localNameOf, parentElementOf, positionOf, textContentOf } from './dom-safe.ts'
+import { attr, composedParent, inputType } from './dom.ts'
 import { focusedElement, type InputSignals } from './capabilities.ts'
 import { describe, fingerprintOf, subjectOf } from './describe-control.ts'
 import { hitThrough } from './hit-test.ts'

@@ -1,6 +1,7 @@
 import { fold } from '../base/fold.ts'
 import { focusedElement } from './capabilities.ts'
-import { attributeOf, closestTo, composedParent, containsNode, nodeTypeOf, parentElementOf } from './dom.ts'
+import { attributeOf, closestTo, containsNode, nodeTypeOf, parentElementOf } from './dom-safe.ts'
+import { composedParent } from './dom.ts'
 import { controlRole, INTERACTIVE_ROLES, nameOf } from './names.ts'
 import { pointerCursor } from './script-controls.ts'
 import { collapse, shorten } from './text.ts'

@@ -1,5 +1,16 @@
 import { availabilityOfText } from './availability.ts'
-import { attributeOf, attributesOf, childElementCountOf, classNameOf, firstElementChildOf, localNameOf, nextElementOf, parentElementOf, previousElementOf, textContentOf } from './dom.ts'
+import {
+  attributeOf,
+  attributesOf,
+  childElementCountOf,
+  classNameOf,
+  firstElementChildOf,
+  localNameOf,
+  nextElementOf,
+  parentElementOf,
+  previousElementOf,
+  textContentOf,
+} from './dom-safe.ts'
 import { hasCodeLabel } from './codes.ts'
 import { isGeneratedName } from './generated-names.ts'
 import { looksLikeBuyButton, looksLikePrice } from './main-object.ts'

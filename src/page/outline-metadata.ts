@@ -1,4 +1,4 @@
-import { attributeOf } from './dom.ts'
+import { attributeOf } from './dom-safe.ts'
 import { collapse, shorten, shortenValue } from './text.ts'
 
 // What a page states about itself outside its visible body: `<meta>` tags (Open Graph, product

@@ -1,4 +1,4 @@
-import { childrenOf, localNameOf, parentElementOf, previousElementOf } from './dom.ts'
+import { childrenOf, localNameOf, parentElementOf, previousElementOf } from './dom-safe.ts'
 import { chromeWithin, findMainContent } from './main-content.ts'
 import { findMainObject } from './main-object.ts'
 import { fitLines, type OutlineLine } from './outline-budget.ts'

@@ -1,5 +1,5 @@
 import { isChallengeWidget } from './blockers.ts'
-import { containsNode, firstChildOf, isConnectedNode, localNameOf, namespaceOf, nodeTypeOf, positionOf, rootNodeOf, shadowRootOf } from './dom.ts'
+import { containsNode, firstChildOf, isConnectedNode, localNameOf, namespaceOf, nodeTypeOf, positionOf, rootNodeOf, shadowRootOf } from './dom-safe.ts'
 import { closed, insideClosed } from './closed.ts'
 import { isCandidate } from './names.ts'
 import { isHeading } from './nearby.ts'

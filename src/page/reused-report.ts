@@ -1,5 +1,5 @@
 import { focusedElement } from './capabilities.ts'
-import { localNameOf, scrollLeftOf, scrollTopOf } from './dom.ts'
+import { localNameOf, scrollLeftOf, scrollTopOf } from './dom-safe.ts'
 import { nothingChangedSince, viewState, type FrameWatch } from './frame-watch.ts'
 import type { FrameReport, ObserveRequest } from './types.ts'
 

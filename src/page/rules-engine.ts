@@ -1,7 +1,7 @@
 import type { Rules } from '../../types/index.d.ts'
 import { availabilityOfControl } from './availability.ts'
 import { codeAfter } from './codes.ts'
-import { attributeOf, innerHtmlOf, outerHtmlOf, queryAll, queryOne } from './dom.ts'
+import { attributeOf, innerHtmlOf, outerHtmlOf, queryAll, queryOne } from './dom-safe.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
 import { parseSteps, readsEvery, valuesAt } from './json-path.ts'
 import { metaContents } from './meta-tags.ts'

@@ -1,4 +1,5 @@
-import { attr, hasAttr, localNameOf, matchesSelector, parentElementOf, queryAll } from './dom.ts'
+import { hasAttr, localNameOf, matchesSelector, parentElementOf, queryAll } from './dom-safe.ts'
+import { attr } from './dom.ts'
 import { callCache, remembered } from './layout.ts'
 
 // Controls that a page made clickable by script, found from what the browser shows of them without

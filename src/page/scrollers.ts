@@ -1,4 +1,5 @@
-import { clientHeightOf, composedParent, localNameOf, nodeTypeOf, queryOne, scrollHeightOf, scrollTopOf } from './dom.ts'
+import { clientHeightOf, localNameOf, nodeTypeOf, queryOne, scrollHeightOf, scrollTopOf } from './dom-safe.ts'
+import { composedParent } from './dom.ts'
 import { isField, layoutName } from './layout-names.ts'
 import { nameOf, roleOf } from './names.ts'
 import { HEADINGS } from './nearby.ts'

@@ -1,4 +1,4 @@
-import { ownerDocumentOf, queryAll, textContentOf } from './dom.ts'
+import { ownerDocumentOf, queryAll, textContentOf } from './dom-safe.ts'
 import { markupText } from './text.ts'
 
 // Shops in Romania, Poland, the US and elsewhere write the cents of a price as a superscript:

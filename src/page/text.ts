@@ -1,4 +1,16 @@
-import { attr, attributeOf, canCheckVisibility, checkVisibility, childNodesOf, firstChildOf, hiddenAttribute, localNameOf, nextSiblingOf, nodeTypeOf, parentNodeOf, shadowRootOf } from './dom.ts'
+import {
+  attributeOf,
+  canCheckVisibility,
+  checkVisibility,
+  childNodesOf,
+  firstChildOf,
+  localNameOf,
+  nextSiblingOf,
+  nodeTypeOf,
+  parentNodeOf,
+  shadowRootOf,
+} from './dom-safe.ts'
+import { attr, hiddenAttribute } from './dom.ts'
 import { boxless, callCache, remembered } from './layout.ts'
 
 // The one definition of text as the agent reads it: which tags hold no readable text, which tags

@@ -1,5 +1,5 @@
 import { clip, clipFrom, startMark } from '../clip.ts'
-import { scrollHeightOf, scrollTopOf } from './dom.ts'
+import { scrollHeightOf, scrollTopOf } from './dom-safe.ts'
 
 // A long multiline value as its field shows it: a textarea scrolled down shows its later lines, and
 // the model is shown the same part, so SCROLL_DOWN in the field reveals its end. Only what is shown

@@ -1,4 +1,4 @@
-import { localNameOf, parentElementOf, rangeBox } from './dom.ts'
+import { localNameOf, parentElementOf, rangeBox } from './dom-safe.ts'
 import { boxed, boxless, boxOf, placement, rendered, vh, vw } from './layout.ts'
 import { centre, round } from './visibility.ts'
 import { legible } from './legible.ts'

@@ -1,4 +1,5 @@
-import { attr, attributeOf, childNodesOf, clientRects, composedParent, hasAttr, localNameOf, matchesSelector, nodeTypeOf, shadowRootOf } from './dom.ts'
+import { attributeOf, childNodesOf, clientRects, hasAttr, localNameOf, matchesSelector, nodeTypeOf, shadowRootOf } from './dom-safe.ts'
+import { attr, composedParent } from './dom.ts'
 import { labelsOf } from './labels.ts'
 import { boxOf, placement, rendered, vh, vw } from './layout.ts'
 import type { Rect } from '../base/rect.ts'

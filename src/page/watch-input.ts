@@ -1,4 +1,4 @@
-import { attributeOf, localNameOf, nodeTypeOf, ownerDocumentOf, parentNodeOf, textContentOf } from './dom.ts'
+import { attributeOf, localNameOf, nodeTypeOf, ownerDocumentOf, parentNodeOf, textContentOf } from './dom-safe.ts'
 import { collapse } from './text.ts'
 
 // The watch on a click's or key's events in the target's document (see the executor's guarded input).
