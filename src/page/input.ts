@@ -2,7 +2,6 @@ import { focusedElement } from './capabilities.ts'
 import {
   attributeOf,
   clientHeightOf,
-  closestTo,
   containsNode,
   formFields,
   idOf,
@@ -20,6 +19,7 @@ import {
   textContentOf,
 } from './dom-safe.ts'
 import { listOptions } from './dom.ts'
+import { formOf } from './forms.ts'
 import { mutationsSeen } from './frame-watch.ts'
 import { collapse } from './text.ts'
 
@@ -104,18 +104,12 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
 /** How a user would submit the target's form: click a submit button, press Enter in a field, or submit the form. */
 export type SubmitPlan = 'click' | 'enter' | 'request-submit'
 
-/** The target's form: a field's own, else the form around it (a form's `form` would be one of its fields). */
-function formAround(element: Element): HTMLFormElement | null {
-  const own = localNameOf(element) === 'form' ? null : (element as HTMLInputElement).form
-  return own ?? (closestTo(element, 'form') as HTMLFormElement | null)
-}
-
 export function planSubmit(element: Element): SubmitPlan {
   const tag = tagNameOf(element)
   const type = (attributeOf(element, 'type') ?? '').toLowerCase()
   const isButton = tag === 'BUTTON' && (type === '' || type === 'submit')
   if (isButton || (tag === 'INPUT' && (type === 'submit' || type === 'image'))) return 'click'
-  const form = formAround(element)
+  const form = formOf(element)
   const textLike = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']
   if (tag === 'INPUT' && textLike.includes(type)) {
     if (!form) return 'enter'
@@ -131,7 +125,7 @@ export function planSubmit(element: Element): SubmitPlan {
 
 /** Submits the target's form as its own submit would: validation and the submit event included. */
 export function requestSubmit(element: Element): boolean {
-  const form = formAround(element)
+  const form = formOf(element)
   if (!form) return false
   submitForm(form)
   return true
