@@ -208,6 +208,33 @@ test('HOVER is offered where a style rule shows another element on hover, not wh
   t.deepEqual(hoverable, ['Products'])
 })
 
+test('a :hover rule the page adds later counts for the controls observed after it, as one in a sheet added later does', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<style>.menu ul { display: none }</style>
+    <ul class="menu"><li><a href="#p">Products</a><ul><li><a href="#l">Laptops</a></li></ul></li></ul>`)
+  const hoverable = (snapshot: Awaited<ReturnType<typeof observe>>) =>
+    snapshot.observation.elements.filter((element) => element.operations.includes('hover')).map((element) => element.name)
+  const first = await observe(page)
+  t.deepEqual(hoverable(first), [])
+  // Through the CSSOM: no markup changes for the rule. A second menu is added, so it is described anew.
+  await page.evaluate(() => {
+    document.styleSheets[0]!.insertRule('.menu li:hover > ul { display: block }', 1)
+    document.querySelector('.menu')!.insertAdjacentHTML('beforeend', '<li><a href="#h">Help</a><ul><li><a href="#c">Contact</a></li></ul></li>')
+  })
+  const second = await observe(page, { previous: first })
+  t.true(hoverable(second).includes('Help'))
+  // A new style element: its sheet is read too.
+  await page.evaluate(() => {
+    const style = document.createElement('style')
+    style.textContent = '.more li:hover > ol { opacity: 1 }'
+    document.head.append(style)
+    document.body.insertAdjacentHTML('beforeend', '<ul class="more"><li><a href="#m">More</a><ol><li>Item</li></ol></li></ul>')
+  })
+  const third = await observe(page, { previous: second })
+  t.teardown(() => third.dispose())
+  t.true(hoverable(third).includes('More'))
+})
+
 test('HOVER opens a menu shown by a mouseenter listener, and its item is then clicked', async (t) => {
   const page = await chrome.open(t, servers.site.url('sites/inputs/menus.html'))
   await page.mouse.move(0, 0)

@@ -158,24 +158,53 @@ function hoverSelectors(rules: CSSRuleList, into: Set<string>, budget: { rules: 
   }
 }
 
+/** A document's readable style sheets and their rule counts: when neither changed, neither did its hover rules. */
+interface SheetsSeen {
+  sheets: CSSStyleSheet[]
+  counts: number[]
+}
+
+/**
+ * The hover selectors read from a document's sheets, kept from one call to the next: reading every
+ * rule of a large site's sheets took about a millisecond of each observation after a change.
+ */
+const keptSelectors = new WeakMap<Document, { seen: SheetsSeen; selectors: Set<string> }>()
+
+function sheetsOf(doc: Document): SheetsSeen {
+  const seen: SheetsSeen = { sheets: [], counts: [] }
+  for (const sheet of Array.from(doc.styleSheets)) {
+    try {
+      seen.counts.push(sheet.cssRules.length)
+      seen.sheets.push(sheet)
+    } catch {
+      // A cross-origin sheet cannot be read; its hover menus go unseen.
+    }
+  }
+  return seen
+}
+
+function sameSheets(a: SheetsSeen, b: SheetsSeen): boolean {
+  return a.sheets.length === b.sheets.length && a.sheets.every((sheet, i) => sheet === b.sheets[i] && a.counts[i] === b.counts[i])
+}
+
+/** The selectors whose hover shows something, read again only when a sheet came, went or changed its count of rules. */
+function hoverSelectorsOf(doc: Document): Set<string> {
+  const seen = sheetsOf(doc)
+  const kept = keptSelectors.get(doc)
+  if (kept && sameSheets(kept.seen, seen)) return kept.selectors
+  const selectors = new Set<string>()
+  const budget = { rules: HOVER_RULES }
+  for (const sheet of seen.sheets) hoverSelectors(sheet.cssRules, selectors, budget)
+  keptSelectors.set(doc, { seen, selectors })
+  return selectors
+}
+
 /** The elements a same-origin style sheet shows something for on hover (read once per call). */
 function hoverRevealers(doc: Document): Set<Element> {
   let found = revealers.get(doc)
   if (found) return found
   found = new Set()
-  const selectors = new Set<string>()
-  const budget = { rules: HOVER_RULES }
-  for (const sheet of Array.from(doc.styleSheets)) {
-    let rules: CSSRuleList
-    try {
-      rules = sheet.cssRules
-    } catch {
-      // A cross-origin sheet cannot be read; its hover menus go unseen.
-      continue
-    }
-    hoverSelectors(rules, selectors, budget)
-  }
-  for (const selector of selectors) {
+  for (const selector of hoverSelectorsOf(doc)) {
     try {
       for (const el of Array.from(doc.querySelectorAll(selector))) found.add(el)
     } catch {
