@@ -1,4 +1,4 @@
-import type { ElementHandle, Frame } from 'puppeteer-core'
+import type { ElementHandle, Frame, Point as ViewportPoint } from 'puppeteer-core'
 import { isDocumentGone, isHandleReleased } from '../base/gone.ts'
 import { elementById } from './find-target.ts'
 import type { Snapshot } from './observation.ts'
@@ -14,7 +14,7 @@ import { LIMITS } from './limits.ts'
  * A fresh target comes with `at`, the point of it that the check found visible and reaching the top
  * page, in top-viewport CSS pixels: where an input presses it (checked again by the browser's hit test).
  */
-export type Freshness = { fresh: true; handle: ElementHandle<Element>; at?: { x: number; y: number } } | { fresh: false; reason: string }
+export type Freshness = { fresh: true; handle: ElementHandle<Element>; at?: ViewportPoint } | { fresh: false; reason: string }
 
 export interface FreshnessOptions {
   /** Also require the target to hold keyboard focus (following shadow roots), for text entry after focusing. */

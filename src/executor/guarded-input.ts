@@ -1,4 +1,4 @@
-import type { ElementHandle, JSHandle, KeyInput, Page } from 'puppeteer-core'
+import type { ElementHandle, JSHandle, KeyInput, Page, Point } from 'puppeteer-core'
 import type { PressKey } from '../operations.ts'
 import { browserHitTest, hitFacts, type HitFacts, type HitResult } from './browser-hit-test.ts'
 import { isDocumentGone } from '../base/gone.ts'
@@ -28,8 +28,8 @@ const DRAG_STEPS = 12
 /** At least one of these must arrive at the target's document, or the press went somewhere else. */
 const PRESS_EVENTS = { click: ['pointerdown', 'mousedown'], key: ['keydown'] }
 
-/** A point in top-viewport CSS pixels. */
-export type Point = { x: number; y: number }
+/** A point in top-viewport CSS pixels: Puppeteer's, as its mouse takes it. */
+export type { Point }
 
 /** `at`: performance.now() once the last input event was delivered, what the page's quiet is counted from. */
 export type InputResult = { done: true; at?: number } | { done: false; stale: string } | { done: false; redirected: string }
