@@ -48,7 +48,7 @@ function callInstalled(key: string, version: string, name: Name, missing: string
 /** By frame and script (`key@version`), the document the script was last installed in or found in. */
 const INSTALLED = new WeakMap<Frame, Map<string, string>>()
 
-/** Whether the frame's current document is known to hold the script; when it is not, the stub would only answer MISSING. */
+/** Whether this process installed the script in the frame's current document, or found it there; if not, the whole script is sent at once. */
 function knownInstalled(frame: Frame, script: LoadedScript): boolean {
   return INSTALLED.get(frame)?.get(`${script.key}@${script.version}`) === documentLoader(frame)
 }
