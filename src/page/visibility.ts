@@ -84,16 +84,50 @@ export function centre(rect: DOMRect): Point | null {
   return part ? [Math.round((part.left + part.right) / 2), Math.round((part.top + part.bottom) / 2)] : null
 }
 
+/** The least width and height of a part of a control that a cover leaves for a person to press. */
+const UNCOVERED_PX = 4
+
+/**
+ * The centre of the largest part of the box (within the viewport) that lies outside the cover's box:
+ * what a sticky bar or a banner over half of a control leaves showing. Null when the cover hides it all.
+ */
+function besideCover(rect: DOMRect, cover: Element): Point | null {
+  const part = clipToViewport(rect)
+  if (!part) return null
+  const over = boxOf(cover)
+  const strips = [
+    { left: part.left, right: part.right, top: part.top, bottom: Math.min(part.bottom, over.top) },
+    { left: part.left, right: part.right, top: Math.max(part.top, over.bottom), bottom: part.bottom },
+    { left: part.left, right: Math.min(part.right, over.left), top: part.top, bottom: part.bottom },
+    { left: Math.max(part.left, over.right), right: part.right, top: part.top, bottom: part.bottom },
+  ]
+  let best: (typeof strips)[number] | undefined
+  let area = 0
+  for (const strip of strips) {
+    const width = strip.right - strip.left
+    const height = strip.bottom - strip.top
+    if (width >= UNCOVERED_PX && height >= UNCOVERED_PX && width * height > area) {
+      best = strip
+      area = width * height
+    }
+  }
+  return best ? [Math.round((best.left + best.right) / 2), Math.round((best.top + best.bottom) / 2)] : null
+}
+
 export type Seen = { rect: DOMRect; at: Point } | { reason: string }
 
-/** Rendered, in the viewport, not hidden from users, and reached by hit-testing at its centre. */
+/**
+ * Rendered, in the viewport, not hidden from users, and reached by hit-testing at its centre (or at a
+ * line box's, or beside what covers the centre).
+ */
 export function visibility(el: Element): Seen {
   const rect = boxOf(el)
   if (rect.width <= 0 || rect.height <= 0) return { reason: 'hidden' }
   const at = centre(rect)
   if (!at) return { reason: 'offscreen' }
   if (!rendered(el) || hiddenFromUsers(el)) return { reason: 'hidden' }
-  if (reaches(deepHit(at[0], at[1]), el)) return { rect, at }
+  const hit = deepHit(at[0], at[1])
+  if (reaches(hit, el)) return { rect, at }
   // A wrapped inline element's box centre can fall between its lines: try each line box.
   const lines = clientRects(el)
   if (lines.length > 1) {
@@ -102,6 +136,9 @@ export function visibility(el: Element): Seen {
       if (point && reaches(deepHit(point[0], point[1]), el)) return { rect, at: point }
     }
   }
+  // Partly under something (a sticky bar): pressed where it shows.
+  const beside = hit ? besideCover(rect, hit) : null
+  if (beside && reaches(deepHit(beside[0], beside[1]), el)) return { rect, at: beside }
   return { reason: 'covered' }
 }
 
