@@ -93,13 +93,13 @@ test('a click presses where the freshness check found the target visible: a wrap
   t.is(await page.$eval('#wrapped', (link) => (link as HTMLElement).dataset.clicks), '1')
 })
 
-test('a button half under a fixed bar is offered and pressed where it shows; one the bar hides whole is not offered', async (t) => {
+test('a button half under a fixed bar (its centre under a link of the bar) is offered and pressed where it shows; one the bar hides whole is not offered', async (t) => {
   const { page, snapshot } = await opened(
     t,
     `<!doctype html><html><body style="margin:0;font:16px sans-serif">
-    <button id="half" style="position:absolute;top:30px;left:20px;height:40px;width:120px" onclick="this.dataset.clicks = (Number(this.dataset.clicks || 0) + 1)">Half shown</button>
-    <button id="whole" style="position:absolute;top:5px;left:200px;height:20px;width:120px">Hidden whole</button>
-    <div style="position:fixed;left:0;top:0;width:100%;height:52px;background:#eee">Bar</div>
+    <button id="half" style="position:absolute;top:10px;left:20px;height:50px;width:400px" onclick="this.dataset.clicks = (Number(this.dataset.clicks || 0) + 1)">Half shown</button>
+    <button id="whole" style="position:absolute;top:5px;left:450px;height:20px;width:120px">Hidden whole</button>
+    <header style="position:fixed;left:0;top:0;width:100%;height:52px;background:#eee"><nav><a href="#shop" style="position:absolute;left:150px;top:0;width:150px;height:52px">Shop</a></nav></header>
     </body></html>`,
   )
   const names = snapshot.observation.elements.map((element) => element.name)

@@ -114,6 +114,18 @@ function besideCover(rect: DOMRect, cover: Element): Point | null {
   return best ? [Math.round((best.left + best.right) / 2), Math.round((best.top + best.bottom) / 2)] : null
 }
 
+/**
+ * What covers the element where `hit` was found: the hit's outermost ancestor that does not hold the
+ * element, so the whole sticky bar rather than the link in it that the hit test found.
+ */
+function coverOf(hit: Element, el: Element): Element {
+  const holders = new Set<Node>()
+  for (let node: Node | null = el; node; node = composedParent(node)) holders.add(node)
+  let cover = hit
+  for (let node = composedParent(hit); node && nodeTypeOf(node) === 1 && !holders.has(node); node = composedParent(node)) cover = node as Element
+  return cover
+}
+
 export type Seen = { rect: DOMRect; at: Point } | { reason: string }
 
 /**
@@ -137,7 +149,7 @@ export function visibility(el: Element): Seen {
     }
   }
   // Partly under something (a sticky bar): pressed where it shows.
-  const beside = hit ? besideCover(rect, hit) : null
+  const beside = hit ? besideCover(rect, coverOf(hit, el)) : null
   if (beside && reaches(deepHit(beside[0], beside[1]), el)) return { rect, at: beside }
   return { reason: 'covered' }
 }
