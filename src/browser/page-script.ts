@@ -48,15 +48,17 @@ function callInstalled(key: string, version: string, name: Name, missing: string
 /** By frame and script (`key@version`), the document the script was last installed in or found in. */
 const INSTALLED = new WeakMap<Frame, Map<string, string>>()
 
+const scriptId = (script: LoadedScript) => `${script.key}@${script.version}`
+
 /** Whether this process installed the script in the frame's current document, or found it there; if not, the whole script is sent at once. */
 function knownInstalled(frame: Frame, script: LoadedScript): boolean {
-  return INSTALLED.get(frame)?.get(`${script.key}@${script.version}`) === documentLoader(frame)
+  return INSTALLED.get(frame)?.get(scriptId(script)) === documentLoader(frame)
 }
 
 function noteInstalled(frame: Frame, script: LoadedScript): void {
   let scripts = INSTALLED.get(frame)
   if (!scripts) INSTALLED.set(frame, (scripts = new Map()))
-  scripts.set(`${script.key}@${script.version}`, documentLoader(frame))
+  scripts.set(scriptId(script), documentLoader(frame))
 }
 
 function isMissing(handle: JSHandle): boolean {
@@ -64,31 +66,40 @@ function isMissing(handle: JSHandle): boolean {
   return remote.type === 'string' && remote.value === MISSING
 }
 
-/** Runs `name` in the frame's isolated world and returns its result by value. */
-export async function callInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<Result<N>> {
-  const world = isolatedWorld(frame)
+/** Runs a function in the frame's isolated world, by value or as a handle. */
+type Evaluate<R> = (fn: typeof callInstalled | Install, ...args: unknown[]) => Promise<R>
+
+/**
+ * Calls `name` through the stub where the document is known to hold its script, else (or when the stub
+ * answers `missing`, which also frees what it returned) by sending the whole script.
+ */
+async function callScript<R>(frame: Frame, name: Name, args: unknown[], evaluate: Evaluate<R>, missing: (result: R) => Promise<boolean>): Promise<R> {
   const script = pageScriptOf(name)
   const { key, version, install } = script
   if (knownInstalled(frame, script)) {
-    const quick = await world.evaluate(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
-    if (quick !== MISSING) return quick as Result<N>
+    const quick = await evaluate(callInstalled, key, version, name, MISSING, ...args)
+    if (!(await missing(quick))) return quick
   }
-  const result = (await world.evaluate(install, key, version, name, ...(args as unknown[]))) as Result<N>
+  const result = await evaluate(install, key, version, name, ...args)
   noteInstalled(frame, script)
   return result
+}
+
+/** Runs `name` in the frame's isolated world and returns its result by value. */
+export async function callInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<Result<N>> {
+  const world = isolatedWorld(frame)
+  const evaluate: Evaluate<unknown> = (fn, ...rest) => world.evaluate(fn as never, ...rest)
+  return (await callScript(frame, name, args as unknown[], evaluate, async (result) => result === MISSING)) as Result<N>
 }
 
 /** Runs `name` in the frame's isolated world and returns a handle to its result (nodes, live objects). */
 export async function callHandleInFrame<N extends Name>(frame: Frame, name: N, ...args: Args<N>): Promise<JSHandle<Result<N>>> {
   const world = isolatedWorld(frame)
-  const script = pageScriptOf(name)
-  const { key, version, install } = script
-  if (knownInstalled(frame, script)) {
-    const quick = await world.evaluateHandle(callInstalled, key, version, name, MISSING, ...(args as unknown[]))
-    if (!isMissing(quick)) return quick as JSHandle<Result<N>>
-    await quick.dispose()
+  const evaluate: Evaluate<JSHandle> = (fn, ...rest) => world.evaluateHandle(fn as never, ...rest)
+  const disposedIfMissing = async (handle: JSHandle) => {
+    if (!isMissing(handle)) return false
+    await handle.dispose()
+    return true
   }
-  const result = (await world.evaluateHandle(install, key, version, name, ...(args as unknown[]))) as JSHandle<Result<N>>
-  noteInstalled(frame, script)
-  return result
+  return (await callScript(frame, name, args as unknown[], evaluate, disposedIfMissing)) as JSHandle<Result<N>>
 }
