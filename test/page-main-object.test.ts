@@ -67,3 +67,47 @@ test('an <h2> that names the product is its title under a site-wide <h1>; a titl
   )
   t.deepEqual(block(lines), ['0 div.item', '1 h2.name "Blue Mug"', '1 b.price "£ 8.00"', '1 button "Add to basket"'])
 })
+
+test("a label that is one word of the page's name is no title; the <h1> whose words sit in spans is, and its split price is read whole", async (t) => {
+  const lines = await outline(
+    '<title>MÖCKELBY oak, Table, Length: 235 cm - IKEA</title><div id="page"><div class="details"><dl><dt class="list-item-name">Length:</dt><dd>235 cm</dd></dl>' +
+      '<p class="other">Also in walnut: <span class="price">£399</span></p></div>' +
+      '<div class="buy-module"><h1 class="header"><span class="title">MÖCKELBY</span><span class="desc">Table, oak</span></h1>' +
+      '<div class="price-wrapper"><span class="price"><span class="currency">£</span><span class="integer">450</span></span></div><button class="buy">Add to bag</button></div></div>',
+  )
+  t.deepEqual(block(lines), [
+    '0 div.buy-module',
+    '1 h1.header',
+    '2 span.title "MÖCKELBY"',
+    '2 span.desc "Table, oak"',
+    '1 div.price-wrapper',
+    '2 span.price "£ 450"',
+    '3 span.currency "£"',
+    '3 span.integer "450"',
+    '1 button.buy "Add to bag"',
+  ])
+})
+
+test("a breadcrumb's category is no title, though the page's name holds it", async (t) => {
+  const lines = await outline(
+    "<title>Buy Girls' Pink Butterfly Watch Set | Kids watches | Argos</title>" +
+      '<div id="page"><nav class="Breadcrumbs"><a href="/kids"><span itemprop="name">Kids watches</span></a></nav><div class="wrap"><p>Delivery £3.95</p><button class="add-to-trolley">Add to trolley</button>' +
+      "<div class=\"product\"><h2 itemprop=\"name\">Girls' Pink Butterfly Watch Set</h2><ul class=\"prices\"><li>£9.99</li></ul><button class=\"add-to-trolley\">Add to trolley</button></div></div></div>",
+  )
+  t.is(block(lines)[0], '0 div.product')
+})
+
+test("a header that holds the product's title is the product's own, not the page's frame", async (t) => {
+  const lines = await outline(
+    '<title>Felt pen FIBRALO - shop</title><div id="app"><div class="pdp"><header><h2>CARAN D\'ACHE</h2><h1>Felt pen FIBRALO</h1></header>' +
+      '<div class="price">CHF 19.50</div><button class="add-to-cart">Add to cart</button></div><footer><a href="/">Home</a></footer></div>',
+  )
+  t.is(block(lines)[0], '0 div.pdp')
+})
+
+test('a currency written in letters starts a word: "2 stars0 reviews" is no price', async (t) => {
+  const page = (rating: string) =>
+    outline(`<title>Faux Fur Throw, Platinum</title><div id="page"><div class="pdp"><h1>Faux Fur Throw, Platinum</h1><div class="ratings">${rating}</div></div><p>Reviews</p></div>`)
+  t.false((await page('2 stars0 reviews')).includes(MAIN_OBJECT))
+  t.deepEqual(block(await page('Rs 1,500')), ['0 div.pdp', '1 h1 "Faux Fur Throw, Platinum"', '1 div.ratings "Rs 1,500"'])
+})

@@ -69,6 +69,17 @@ test("the product's lines are kept before the rest of its block", async (t) => {
   t.true(lines.includes('2 …'))
 })
 
+test("the title's and the price's children are kept with them: their text is split over their children", async (t) => {
+  const description = Array.from({ length: 200 }, (_, i) => `<p class="d${i}">Paragraph ${i}.</p>`).join('')
+  const html =
+    '<title>Steel Kettle</title><div class="page"><div class="product"><div class="text">' + description + '</div>' +
+    '<h1><span class="brand">Steel</span> <span class="kind">Kettle</span></h1><div class="price"><span class="sign">€</span><span class="int">29</span><sup>99</sup></div>' +
+    '<button class="buy">Add to cart</button></div><footer>Footer</footer></div>'
+  const lines = (await outline(html, { ...ONCE, maxChars: 1_000 })).outline.split('\n')
+  for (const line of ['1 h1', '2 span.brand "Steel"', '2 span.kind "Kettle"', '1 div.price "€ 29 99"', '2 span.sign "€"', '2 span.int "29"', '2 sup "99"']) t.true(lines.includes(line), line)
+  t.false(lines.includes('2 p.d199 "Paragraph 199."'))
+})
+
 test('the metadata: <meta> tags and JSON-LD values by type and path', async (t) => {
   const { outline: text } = await outline(BIG_PRODUCT_PAGE)
   const lines = text.split('\n')

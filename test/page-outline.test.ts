@@ -58,9 +58,9 @@ test('outline: of similar siblings the first three are shown and the rest counte
   const result = await outline(`<ul>${items(10)}<li class="other">Different</li></ul>`)
   const lines = result.outline.split('\n')
   t.deepEqual(lines.filter((line) => line.includes('li.item')), [
-    '1 li.item[data-id="i0"]',
-    '1 li.item[data-id="i1"]',
-    '1 li.item[data-id="i2"]',
+    '1 li.item[data-id="i0"] "Item 0 0 €"',
+    '1 li.item[data-id="i1"] "Item 1 1 €"',
+    '1 li.item[data-id="i2"] "Item 2 2 €"',
     '1 … 7 more li.item like the ones above',
   ])
   t.true(lines.includes('1 li.other "Different"'))

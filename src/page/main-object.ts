@@ -1,5 +1,5 @@
 import { BUY_PHRASES } from './availability.ts'
-import { attributeOf, containsNode, localNameOf, nodeTypeOf, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
+import { attributeOf, closestTo, containsNode, localNameOf, nodeTypeOf, parentElementOf, queryAll } from './dom-safe.ts'
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
 import { once } from './lazy.ts'
 import { isChrome } from './main-content.ts'
@@ -23,10 +23,20 @@ const MAX_TITLE_CANDIDATES = 300
 const TITLE_MATCH = 0.5
 /** An `<h1>` is the page's own heading: it wins over a breadcrumb's or a card's name that matches a little better. */
 const H1_BONUS = 0.2
+/**
+ * Words a title shares with the page's name at the least, unless it is an `<h1>`: one word
+ * ("Length:" of a size table) is a label that happens to be in the name, not the product's title.
+ */
+const TITLE_MIN_WORDS = 2
+/** A breadcrumb names the product's category, often in the page's title too ("Kids watches | Argos"); an `<h1>` in one is still the page's heading. */
+const BREADCRUMB = '[class*="breadcrumb" i], [id*="breadcrumb" i], [aria-label*="breadcrumb" i], [itemtype*="BreadcrumbList"]'
+/** A title is a line: a longer text is a block that holds one. Amazon's longest titles are about 200 characters. */
+const TITLE_CHARS = 300
 
-// A number beside a currency sign, code or word, either way round.
+// A number beside a currency sign, code or word, either way round. A sign written in letters starts a
+// word: the "rs" of "stars" in "2 stars0 reviews" is no rupee.
 const CURRENCY =
-  '(?:[€£$¥₹₽₴₸₩₺₪₫฿]|\\b(?:EUR|USD|GBP|CHF|PLN|CZK|HUF|RON|SEK|NOK|DKK|BRL|MXN|ARS|CLP|COP|PEN|INR|PKR|RUB|UAH|KZT|TRY|JPY|CNY|TWD|HKD|KRW|AUD|CAD|NZD|ZAR|BGN|ISK)\\b|zł|Kč|Ft|kr\\.?|lei|руб\\.?|грн\\.?|тг\\.?|лв\\.?|р\\.|元|円|원|Rs\\.?|R\\$|S/\\.?)'
+  '(?:[€£$¥₹₽₴₸₩₺₪₫฿]|\\b(?:EUR|USD|GBP|CHF|PLN|CZK|HUF|RON|SEK|NOK|DKK|BRL|MXN|ARS|CLP|COP|PEN|INR|PKR|RUB|UAH|KZT|TRY|JPY|CNY|TWD|HKD|KRW|AUD|CAD|NZD|ZAR|BGN|ISK)\\b|(?<!\\p{L})(?:zł|Kč|Ft|kr\\.?|lei|руб\\.?|грн\\.?|тг\\.?|лв\\.?|р\\.|Rs\\.?|R\\$|S/\\.?)|元|円|원)'
 const price = once(() => new RegExp(`${CURRENCY}\\s?\\d|\\d[\\d.,\\s\\u00a0\\u202f']*\\s?${CURRENCY}`, 'iu'))
 // Ids, classes and test hooks of a buy button or its box, in the names shops give them.
 const BUY_HOOK = /add[-_ ]?to[-_ ]?(cart|basket|bag|trolley)|addtocart|buy[-_ ]?(now|button|box)|purchase/i
@@ -49,8 +59,11 @@ function productNames(): string[][] {
   return names.map(words).filter((list) => list.length > 0)
 }
 
-/** Share of the candidate's words found in the nearest of the page's names (whole texts, for scripts without spaces). */
-function nameMatch(candidate: string, names: readonly string[][]): number {
+/**
+ * Share of the candidate's words found in the nearest of the page's names (whole texts, for scripts
+ * without spaces); 0 when fewer than `minWords` are found and the name has that many.
+ */
+function nameMatch(candidate: string, names: readonly string[][], minWords: number): number {
   const own = words(candidate)
   if (own.length === 0) return 0
   let best = 0
@@ -58,9 +71,28 @@ function nameMatch(candidate: string, names: readonly string[][]): number {
     const set = new Set(name)
     const joined = name.join(' ')
     const found = own.filter((word) => set.has(word) || (word.length >= 4 && joined.includes(word))).length
+    if (found < Math.min(minWords, name.length)) continue
     best = Math.max(best, found / own.length)
   }
   return best
+}
+
+/**
+ * The element's text nodes joined by spaces, so that words its markup sets apart stay apart
+ * ("MÖCKELBY<span>Table</span>"); undefined once longer than `TITLE_CHARS`, which no title is.
+ */
+function titleText(element: Element): string | undefined {
+  const parts: string[] = []
+  let length = 0
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = collapse((node as Text).data)
+    if (!text) continue
+    length += text.length + 1
+    if (length > TITLE_CHARS + 1) return undefined
+    parts.push(text)
+  }
+  return parts.join(' ')
 }
 
 function outsideChrome(element: Element): boolean {
@@ -83,16 +115,21 @@ function titlesOf(body: Element): Element[] {
       const tag = localNameOf(element)
       return tag === 'h1' || tag === 'h2' || attributeOf(element, 'itemprop') === 'name' || TITLE_HOOK.test(`${attributeOf(element, 'id') ?? ''} ${attributeOf(element, 'class') ?? ''} ${attributeOf(element, 'data-testid') ?? ''}`)
     })
-    .filter((element) => collapse(textContentOf(element) ?? '').length > 0)
+    .map((element) => ({ element, text: titleText(element) }))
+    .filter((candidate): candidate is { element: Element; text: string } => candidate.text !== undefined && candidate.text.length > 0)
     .slice(0, MAX_TITLE_CANDIDATES)
   const names = productNames()
   const scored = candidates
-    .map((element, order) => ({ element, order, score: nameMatch(textContentOf(element) ?? '', names) + (localNameOf(element) === 'h1' ? H1_BONUS : 0) }))
+    .filter(({ element }) => localNameOf(element) === 'h1' || !closestTo(element, BREADCRUMB))
+    .map(({ element, text }, order) => {
+      const h1 = localNameOf(element) === 'h1'
+      return { element, order, score: nameMatch(text, names, h1 ? 1 : TITLE_MIN_WORDS) + (h1 ? H1_BONUS : 0) }
+    })
     .filter(({ score }) => score >= TITLE_MATCH)
     .sort((a, b) => b.score - a.score || a.order - b.order)
   if (scored.length) return scored.slice(0, TITLES_TRIED).map(({ element }) => element)
-  const first = candidates.find((element) => localNameOf(element) === 'h1' && outsideChrome(element))
-  return first ? [first] : []
+  const first = candidates.find(({ element }) => localNameOf(element) === 'h1' && outsideChrome(element))
+  return first ? [first.element] : []
 }
 
 /** Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`. */
@@ -155,9 +192,12 @@ function nearest(body: Element, start: Element, test: (element: Element) => bool
   return after.distance <= 2 * before.distance ? after.element : before.element
 }
 
-/** Whether the block holds the page's own header or footer: then it is the page's frame, not one object's block. */
-function holdsPageFrame(block: Element): boolean {
-  return Array.from(queryAll(block, 'header, footer, [role="banner"], [role="contentinfo"]')).some(isChrome)
+/**
+ * Whether the block holds the page's own header or footer: then it is the page's frame, not one
+ * object's block. A header that holds the title is the product's own (a shop's product header).
+ */
+function holdsPageFrame(block: Element, title: Element): boolean {
+  return Array.from(queryAll(block, 'header, footer, [role="banner"], [role="contentinfo"]')).some((chrome) => isChrome(chrome) && !containsNode(chrome, title))
 }
 
 function commonAncestor(elements: readonly Element[]): Element {
@@ -187,7 +227,7 @@ export function findMainObject(body: Element): MainObject | undefined {
       const anchors = group.filter((element): element is Element => element !== undefined)
       if (anchors.length < 2) continue
       const block = commonAncestor(anchors)
-      if (block !== body && block !== document.documentElement && !holdsPageFrame(block)) return { block, anchors }
+      if (block !== body && block !== document.documentElement && !holdsPageFrame(block, title)) return { block, anchors }
     }
   }
   return undefined

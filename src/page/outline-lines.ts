@@ -7,6 +7,7 @@ import {
   firstElementChildOf,
   localNameOf,
   nextElementOf,
+  nodeTypeOf,
   parentElementOf,
   previousElementOf,
   textContentOf,
@@ -33,6 +34,15 @@ const LABEL_CHARS = 40
 const LABEL_CHILDREN = 2
 /** A stock line is short; a longer text is a description that mentions stock. */
 const STOCK_LINE_CHARS = 200
+/** A value split over a few elements ("£" and "450", "SKU:" and a bold code) is read whole up to this length. */
+const SPLIT_VALUE_CHARS = 60
+/** Nodes read for such a value: it is a few elements; a block around it is not read through. */
+const SPLIT_VALUE_NODES = 24
+/**
+ * The elements a value is split into: text-level markup. A card of a heading, a link and a button is
+ * several things, each on its own line; a link is a thing of its own too.
+ */
+const VALUE_PARTS = new Set(['span', 'b', 'strong', 'em', 'i', 'sup', 'sub', 'small', 'big', 'abbr', 'bdi', 'bdo', 'font', 'u', 'mark', 'data', 'time', 's', 'strike', 'del', 'ins', 'var', 'code', 'kbd', 'label', 'br', 'wbr'])
 
 /** `tag#id.class`, generated ids and class names left out: a rule built on them breaks at the next build. */
 export function nameOf(element: Element): string {
@@ -46,7 +56,38 @@ export function nameOf(element: Element): string {
   return name
 }
 
-/** The element's line without its depth: name, shown attributes, own text, values clipped. */
+/**
+ * The text of a short value its markup splits over text-level elements, its pieces in order, a space
+ * between two ("£ 450", "SKU: 64981901"): without layout, a space cannot be told from none, and two
+ * numbers run together ("Item 0" and "0 €") would read as another. Undefined when the element holds
+ * no such value: only text with a number, as a menu item's word repeated on its link's line would
+ * only take room.
+ */
+function splitValue(element: Element, own: string): string | undefined {
+  const first = firstElementChildOf(element)
+  // With no text of its own and one child, the value is not split here: the child's line shows it.
+  if (!first || (!own && !nextElementOf(first))) return undefined
+  const pieces: string[] = []
+  let length = 0
+  let nodes = 0
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (++nodes > SPLIT_VALUE_NODES) return undefined
+    if (nodeTypeOf(node) !== 3) {
+      if (!VALUE_PARTS.has(localNameOf(node as Element))) return undefined
+      continue
+    }
+    const piece = collapse((node as Text).data)
+    if (!piece) continue
+    length += piece.length + 1
+    if (length > SPLIT_VALUE_CHARS + 1) return undefined
+    pieces.push(piece)
+  }
+  const whole = pieces.join(' ')
+  return pieces.length > 1 && /\d/.test(whole) ? whole : undefined
+}
+
+/** The element's line without its depth: name, shown attributes, own text (or a value split over its children), values clipped. */
 export function label(element: Element, textChars: number): string {
   let line = nameOf(element)
   for (const attribute of Array.from(attributesOf(element))) {
@@ -54,7 +95,8 @@ export function label(element: Element, textChars: number): string {
     if (name.startsWith('data-') || SHOWN.includes(name)) line += `[${name}=${JSON.stringify(shortenValue(attribute.value, textChars + 1))}]`
   }
   const own = ownText(element)
-  if (own) line += ` ${JSON.stringify(shorten(own, textChars + 1))}`
+  const text = splitValue(element, own) ?? own
+  if (text) line += ` ${JSON.stringify(shorten(text, textChars + 1))}`
   return line
 }
 

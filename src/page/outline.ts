@@ -36,6 +36,13 @@ export interface OutlineLimits {
 /** Lines outlined before the bound is applied, as a multiple of it: the rest is too far from what matters. */
 const RAW_LINES_FACTOR = 8
 
+/**
+ * Lines inside each of the main object's title, price and buy button kept with it: their text is
+ * often split over children ("£" and "450", a title's words in spans). The anchors are short, so this
+ * keeps them whole; the bound stops a buy box that holds a whole form.
+ */
+const ANCHOR_LINES = 16
+
 /** What a line is worth (lower is kept first): see src/page/outline-budget.ts. */
 const TIER = { signal: 0, signalAround: 1, near: 2, far: 3, bare: 4 } as const
 // Metadata that names the product or its offer, kept with the product's own lines.
@@ -78,6 +85,8 @@ function take(limits: OutlineLimits): string {
   let near = true
   // The main object's title, price and buy button: kept first, whatever their markup.
   let anchors: ReadonlySet<Element> = new Set()
+  // Lines still kept as the anchor's own, while the walk is inside one.
+  let anchorLines = 0
   // Elements outlined in another section: one line here saying where.
   const elsewhere = new Map<Element, string>()
   const walk = (element: Element, depth: number, parent: number, prefix = '') => {
@@ -89,9 +98,17 @@ function take(limits: OutlineLimits): string {
     const children = tag === 'svg' ? [] : outlined(element)
     // A bare wrapper (no name, attribute or text of its own) around one element shares its line: `div > div > a`.
     if (line === tag && children.length === 1) return walk(children[0]!, depth, parent, `${prefix}${line} > `)
-    const tier = anchors.has(element) || productSignal(element) ? (near ? TIER.signal : TIER.signalAround) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
+    const anchor = anchors.has(element)
+    const ofAnchor = anchorLines > 0
+    if (ofAnchor) anchorLines -= 1
+    const tier = anchor || ofAnchor || productSignal(element) ? (near ? TIER.signal : TIER.signalAround) : !informative(element, line) ? TIER.bare : near ? TIER.near : TIER.far
     const index = add(`${depth} ${prefix}${line}`, depth, parent, tier)
-    if (index !== -1) walkChildren(children, depth + 1, index)
+    if (index === -1) return
+    if (!anchor) return walkChildren(children, depth + 1, index)
+    const outer = anchorLines
+    anchorLines = ANCHOR_LINES
+    walkChildren(children, depth + 1, index)
+    anchorLines = outer
   }
   /** Children in the order given; of similar ones, the first few and a count of the rest. */
   const walkChildren = (children: Element[], depth: number, parent: number) => {
