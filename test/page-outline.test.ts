@@ -22,7 +22,7 @@ function items(count: number): string {
   return html
 }
 
-test('outline: tags, ids, classes, data-* and a few other attributes, own text, depth as a number', async (t) => {
+test('outline: tags, ids, classes, data-* and a few other attributes, own text (with its text-level children), depth as a number', async (t) => {
   const result = await outline(
     '<title>Shop</title><main id="app" class="page wide" data-page="home" style="color:red"><h1 title="Welcome">Hello <i>there</i></h1>' +
       '<a href="/about" rel="nofollow" aria-label="About us">About</a><input name="q" placeholder="Search"><script>x()</script></main>',
@@ -33,7 +33,7 @@ test('outline: tags, ids, classes, data-* and a few other attributes, own text, 
     result.outline,
     [
       '0 body > main#app.page.wide[data-page="home"]',
-      '1 h1[title="Welcome"] "Hello"',
+      '1 h1[title="Welcome"] "Hello there"',
       '2 i "there"',
       '1 a[href="/about"][aria-label="About us"] "About"',
       '1 input[name="q"][placeholder="Search"]',

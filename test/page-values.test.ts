@@ -49,6 +49,13 @@ readsAll('availability: out of stock and sold out in many languages', availabili
   ['缺货', 'OutOfStock'], ['缺貨', 'OutOfStock'], ['售完', 'SoldOut'], ['품절', 'SoldOut'],
 ])
 
+readsAll('availability: Slovenian, Croatian, Serbian, Bulgarian and Greek stock lines', availabilityOfText, [
+  ['Na zalogi', 'InStock'], ['Dobavljivo', 'InStock'], ['Ni na zalogi', 'OutOfStock'], ['Razprodano', 'SoldOut'],
+  ['Na stanju', 'InStock'], ['Nema na stanju', 'OutOfStock'], ['Nije dostupno', 'OutOfStock'], ['Rasprodano', 'SoldOut'],
+  ['На стању', 'InStock'], ['Нема на стању', 'OutOfStock'], ['В наличност', 'InStock'], ['Няма наличност', 'OutOfStock'],
+  ['Изчерпан', 'SoldOut'], ['Διαθέσιμο', 'InStock'], ['Μη διαθέσιμο', 'OutOfStock'], ['Εξαντλημένο', 'SoldOut'],
+])
+
 readsAll('availability: pre-order, back-order, limited stock, discontinued, store or online only', availabilityOfText, [
   ['Pre-order', 'PreOrder'], ['Vorbestellen', 'PreOrder'], ['Précommande', 'PreOrder'], ['Reserva', 'PreOrder'], ['予約受付中', 'PreOrder'],
   ['Backorder', 'BackOrder'], ['Nachbestellt', 'BackOrder'], ['On backorder', 'BackOrder'], ['お取り寄せ', 'BackOrder'],

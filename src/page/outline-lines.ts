@@ -58,10 +58,10 @@ export function nameOf(element: Element): string {
 
 /**
  * The text of a short value its markup splits over text-level elements, its pieces in order, a space
- * between two ("£ 450", "SKU: 64981901"): without layout, a space cannot be told from none, and two
- * numbers run together ("Item 0" and "0 €") would read as another. Undefined when the element holds
- * no such value: only text with a number, as a menu item's word repeated on its link's line would
- * only take room.
+ * between two ("£ 450", "SKU: 64981901", "Availability: In stock"): without layout, a space cannot be
+ * told from none, and two numbers run together ("Item 0" and "0 €") would read as another. Undefined
+ * when the element holds no such value: text with a number, or text of its own around its children's;
+ * the words of two spans alone are a menu's or a card's, and repeating them would only take room.
  */
 function splitValue(element: Element, own: string): string | undefined {
   const first = firstElementChildOf(element)
@@ -84,7 +84,7 @@ function splitValue(element: Element, own: string): string | undefined {
     pieces.push(piece)
   }
   const whole = pieces.join(' ')
-  return pieces.length > 1 && /\d/.test(whole) ? whole : undefined
+  return pieces.length > 1 && (own || /\d/.test(whole)) ? whole : undefined
 }
 
 /** The element's line without its depth: name, shown attributes, own text (or a value split over its children), values clipped. */

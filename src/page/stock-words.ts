@@ -20,6 +20,8 @@ export const STOCK_PHRASES = {
     'noliktavā', 'ir noliktavā', 'pieejams', 'sandėlyje', 'yra sandėlyje', 'laos', 'laos olemas',
     'raktáron', 'készleten', 'elérhető',
     'în stoc', 'disponibil',
+    'na zalogi', 'dobavljivo', 'na voljo', 'na stanju', 'dostupno', 'raspoloživo', 'на стању', 'в наличност', 'наличен',
+    'διαθέσιμο', 'άμεσα διαθέσιμο', 'σε απόθεμα',
     '在庫あり', '在庫有り', '在庫有', '即納',
     '有货', '有貨', '现货', '現貨', '有库存', '有庫存',
     '재고 있음', '재고있음', '구매 가능', '구매가능',
@@ -46,6 +48,8 @@ export const STOCK_PHRASES = {
     'nav noliktavā', 'nav pieejams', 'nėra sandėlyje', 'pole laos', 'otsas',
     'nincs raktáron', 'nincs készleten', 'nem elérhető',
     'stoc epuizat', 'indisponibil', 'nu este în stoc', 'lipsă stoc',
+    'ni na zalogi', 'ni na voljo', 'ni dobavljivo', 'nedobavljivo', 'nije dostupno', 'nema na stanju', 'nije na stanju',
+    'нема на стању', 'няма наличност', 'не е наличен', 'μη διαθέσιμο', 'εκτός αποθέματος',
     '在庫切れ', '在庫なし', '在庫無し', '品切れ', '入荷待ち', '入荷通知', '再入荷のお知らせ',
     '缺货', '缺貨', '无货', '無貨', '没货', '沒貨', '没有货', '沒有貨', '暂时缺货', '暫時缺貨', '无库存', '無庫存',
     '暂无库存', '暫無庫存', '没有库存', '沒有庫存', '库存不足', '庫存不足', '补货中', '補貨中', '到货通知', '到貨通知',
@@ -55,7 +59,8 @@ export const STOCK_PHRASES = {
     'soldout', 'sold out',
     'ausverkauft', 'épuisé', 'agotado', 'esgotado', 'esaurito', 'uitverkocht', 'wyprzedany', 'wyprzedane',
     'vyprodáno', 'vypredané', 'slutsåld', 'udsolgt', 'utsolgt', 'loppuunmyyty', 'распродано', 'розпродано',
-    'tükendi', 'izpārdots', 'išparduota', 'läbi müüdud', 'elfogyott', 'epuizat',
+    'tükendi', 'izpārdots', 'išparduota', 'läbi müüdud', 'elfogyott', 'epuizat', 'razprodano', 'rasprodano',
+    'распродато', 'изчерпан', 'изчерпано', 'εξαντλημένο',
     '売り切れ', '売切れ', '完売', '售完', '已售完', '售罄', '已售罄', '품절',
   ],
   PreOrder: [
@@ -110,7 +115,7 @@ export const STOCK_PHRASES = {
  */
 export const NEGATIONS = [
   'not', 'no', 'nicht', 'kein', 'pas', 'non', 'não', 'niet', 'nie', 'nie ma', 'není', 'nie je', 'ej', 'inte', 'ikke',
-  'ei', 'нет', 'не', 'немає', 'nav', 'nėra', 'pole', 'nincs', 'nem', 'nu', 'nu este', 'nu e',
+  'ei', 'нет', 'не', 'немає', 'nav', 'nėra', 'pole', 'nincs', 'nem', 'nu', 'nu este', 'nu e', 'nije', 'няма', 'μη',
 ]
 
 /** What a buy button says when the product can be bought. */
@@ -122,5 +127,7 @@ export const BUY_PHRASES = [
   'vložit do košíku', 'do košíka', 'lägg i varukorgen', 'köp', 'læg i kurv', 'legg i handlekurven',
   'lisää ostoskoriin', 'в корзину', 'купить', 'у кошик', 'купити', 'sepete ekle', 'satın al',
   'pievienot grozam', 'ielikt grozā', 'į krepšelį', 'lisa ostukorvi', 'kosárba', 'adaugă în coș', 'cumpără',
+  'v košarico', 'dodaj v košarico', 'u košaricu', 'dodaj u košaricu', 'kupi', 'у корпу', 'купи', 'в количката',
+  'добави в количката', 'προσθήκη στο καλάθι', 'αγορά',
   'カートに入れる', '今すぐ購入', '加入购物车', '加入購物車', '立即购买', '立即購買', '장바구니', '구매하기', '바로구매',
 ]
