@@ -111,3 +111,11 @@ test('a currency written in letters starts a word: "2 stars0 reviews" is no pric
   t.false((await page('2 stars0 reviews')).includes(MAIN_OBJECT))
   t.deepEqual(block(await page('Rs 1,500')), ['0 div.pdp', '1 h1 "Faux Fur Throw, Platinum"', '1 div.ratings "Rs 1,500"'])
 })
+
+test("an article's header holding its title, with a priced deal link nearby but no buy button, is still the page's header", async (t) => {
+  const lines = await outline(
+    '<title>The Story Of Metroid</title><div id="page"><nav><a href="/">Latest</a></nav><header><h1>The Story Of Metroid</h1></header>' +
+      '<p>Long read.</p><aside><a class="deal" href="/deal">$45</a></aside></div>',
+  )
+  t.false(lines.includes(MAIN_OBJECT))
+})

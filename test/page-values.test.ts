@@ -51,7 +51,7 @@ readsAll('availability: out of stock and sold out in many languages', availabili
 
 readsAll('availability: Slovenian, Croatian, Serbian, Bulgarian and Greek stock lines', availabilityOfText, [
   ['Na zalogi', 'InStock'], ['Dobavljivo', 'InStock'], ['Ni na zalogi', 'OutOfStock'], ['Razprodano', 'SoldOut'],
-  ['Na stanju', 'InStock'], ['Nema na stanju', 'OutOfStock'], ['Nije dostupno', 'OutOfStock'], ['Rasprodano', 'SoldOut'],
+  ['Na stanju', 'InStock'], ['Nedostupno', 'OutOfStock'], ['Nema na stanju', 'OutOfStock'], ['Nije dostupno', 'OutOfStock'], ['Rasprodano', 'SoldOut'],
   ['На стању', 'InStock'], ['Нема на стању', 'OutOfStock'], ['В наличност', 'InStock'], ['Няма наличност', 'OutOfStock'],
   ['Изчерпан', 'SoldOut'], ['Διαθέσιμο', 'InStock'], ['Μη διαθέσιμο', 'OutOfStock'], ['Εξαντλημένο', 'SoldOut'],
 ])

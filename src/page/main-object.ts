@@ -194,10 +194,14 @@ function nearest(body: Element, start: Element, test: (element: Element) => bool
 
 /**
  * Whether the block holds the page's own header or footer: then it is the page's frame, not one
- * object's block. A header that holds the title is the product's own (a shop's product header).
+ * object's block. With a price and a buy button beside the title, a header holding the title is the
+ * product's own (a shop's product header); with one of them only, an article's header with a deal
+ * link in its sidebar would pass for one.
  */
-function holdsPageFrame(block: Element, title: Element): boolean {
-  return Array.from(queryAll(block, 'header, footer, [role="banner"], [role="contentinfo"]')).some((chrome) => isChrome(chrome) && !containsNode(chrome, title))
+function holdsPageFrame(block: Element, anchors: readonly Element[]): boolean {
+  const title = anchors[0]!
+  const ownHeader = (chrome: Element) => anchors.length === 3 && containsNode(chrome, title)
+  return Array.from(queryAll(block, 'header, footer, [role="banner"], [role="contentinfo"]')).some((chrome) => isChrome(chrome) && !ownHeader(chrome))
 }
 
 function commonAncestor(elements: readonly Element[]): Element {
@@ -227,7 +231,7 @@ export function findMainObject(body: Element): MainObject | undefined {
       const anchors = group.filter((element): element is Element => element !== undefined)
       if (anchors.length < 2) continue
       const block = commonAncestor(anchors)
-      if (block !== body && block !== document.documentElement && !holdsPageFrame(block, title)) return { block, anchors }
+      if (block !== body && block !== document.documentElement && !holdsPageFrame(block, anchors)) return { block, anchors }
     }
   }
   return undefined

@@ -48,7 +48,7 @@ export const STOCK_PHRASES = {
     'nav noliktavā', 'nav pieejams', 'nėra sandėlyje', 'pole laos', 'otsas',
     'nincs raktáron', 'nincs készleten', 'nem elérhető',
     'stoc epuizat', 'indisponibil', 'nu este în stoc', 'lipsă stoc',
-    'ni na zalogi', 'ni na voljo', 'ni dobavljivo', 'nedobavljivo', 'nije dostupno', 'nema na stanju', 'nije na stanju',
+    'ni na zalogi', 'ni na voljo', 'ni dobavljivo', 'nedobavljivo', 'nedostupno', 'nije dostupno', 'nema na stanju', 'nije na stanju',
     'нема на стању', 'няма наличност', 'не е наличен', 'μη διαθέσιμο', 'εκτός αποθέματος',
     '在庫切れ', '在庫なし', '在庫無し', '品切れ', '入荷待ち', '入荷通知', '再入荷のお知らせ',
     '缺货', '缺貨', '无货', '無貨', '没货', '沒貨', '没有货', '沒有貨', '暂时缺货', '暫時缺貨', '无库存', '無庫存',
