@@ -119,3 +119,11 @@ test("an article's header holding its title, with a priced deal link nearby but 
   )
   t.false(lines.includes(MAIN_OBJECT))
 })
+
+test('with no heading that names the product, an element with a title class does; a price whose number sits in a span beside its sign is the price', async (t) => {
+  const lines = await outline(
+    '<title>Jerky, any 10 packs - Fresh</title><div id="page"><div class="side"><div class="item-other">Crispy shrimp $129</div><a class="more" href="/s">More</a></div>' +
+      '<div class="right"><div class="title">Jerky, any 10 packs</div><div class="deal">From $<span>99</span> a pack</div><a id="buy_btn" href="#">Buy</a></div></div>',
+  )
+  t.deepEqual(block(lines), ['0 div.right', '1 div.title "Jerky, any 10 packs"', '1 div.deal "From $ 99 a pack"', '2 span "99"', '1 a#buy_btn[href="#"] "Buy"'])
+})

@@ -103,23 +103,23 @@ function outsideChrome(element: Element): boolean {
 /** Titles tried, best first, until one has a block of its own: the best match can be a promotion's heading. */
 const TITLES_TRIED = 3
 
-/**
- * The page's possible titles, best first: of its `<h1>`s, `<h2>`s and elements marked as a product's
- * name, those whose words are most of the page's own name for its product (an `<h1>` preferred, then
- * document order); else its first `<h1>` outside page chrome.
- */
-function titlesOf(body: Element): Element[] {
-  // An <h2> too: some shops title the product with one, under a site-wide <h1>.
-  const candidates = Array.from(body.querySelectorAll('h1, h2, [itemprop="name"], [id], [class], [data-testid]'))
-    .filter((element) => {
-      const tag = localNameOf(element)
-      return tag === 'h1' || tag === 'h2' || attributeOf(element, 'itemprop') === 'name' || TITLE_HOOK.test(`${attributeOf(element, 'id') ?? ''} ${attributeOf(element, 'class') ?? ''} ${attributeOf(element, 'data-testid') ?? ''}`)
-    })
+interface TitleCandidate {
+  element: Element
+  text: string
+}
+
+/** The elements that pass `test`, with their text, the first `MAX_TITLE_CANDIDATES` that have any. */
+function candidatesOf(body: Element, selector: string, test: (element: Element) => boolean): TitleCandidate[] {
+  return Array.from(body.querySelectorAll(selector))
+    .filter(test)
     .map((element) => ({ element, text: titleText(element) }))
-    .filter((candidate): candidate is { element: Element; text: string } => candidate.text !== undefined && candidate.text.length > 0)
+    .filter((candidate): candidate is TitleCandidate => candidate.text !== undefined && candidate.text.length > 0)
     .slice(0, MAX_TITLE_CANDIDATES)
-  const names = productNames()
-  const scored = candidates
+}
+
+/** Of the candidates, those that name the page's product, best first: most of their words in its name, an `<h1>` preferred, then document order. */
+function namingProduct(candidates: readonly TitleCandidate[], names: readonly string[][]): Element[] {
+  return candidates
     .filter(({ element }) => localNameOf(element) === 'h1' || !closestTo(element, BREADCRUMB))
     .map(({ element, text }, order) => {
       const h1 = localNameOf(element) === 'h1'
@@ -127,16 +127,47 @@ function titlesOf(body: Element): Element[] {
     })
     .filter(({ score }) => score >= TITLE_MATCH)
     .sort((a, b) => b.score - a.score || a.order - b.order)
-  if (scored.length) return scored.slice(0, TITLES_TRIED).map(({ element }) => element)
+    .slice(0, TITLES_TRIED)
+    .map(({ element }) => element)
+}
+
+/** A class that says "title" (`title`, `pdp-title`, `titleBox`): a weaker sign than a heading, tried when no heading names the product. */
+const TITLE_CLASS = /title/i
+
+/**
+ * The page's possible titles, best first: of its `<h1>`s, `<h2>`s and elements marked as a product's
+ * name, those that name the page's product; else of the elements with a title's class (a shop that
+ * writes its title in `<div class="title">`); else its first `<h1>` outside page chrome.
+ */
+function titlesOf(body: Element): Element[] {
+  // An <h2> too: some shops title the product with one, under a site-wide <h1>.
+  const candidates = candidatesOf(body, 'h1, h2, [itemprop="name"], [id], [class], [data-testid]', (element) => {
+    const tag = localNameOf(element)
+    return tag === 'h1' || tag === 'h2' || attributeOf(element, 'itemprop') === 'name' || TITLE_HOOK.test(`${attributeOf(element, 'id') ?? ''} ${attributeOf(element, 'class') ?? ''} ${attributeOf(element, 'data-testid') ?? ''}`)
+  })
+  const names = productNames()
+  const named = namingProduct(candidates, names)
+  if (named.length) return named
+  // Only when no heading names the product: a page of cards titled this way would crowd out its <h1>.
+  const classed = namingProduct(candidatesOf(body, '[class]', (element) => TITLE_CLASS.test(attributeOf(element, 'class') ?? '')), names)
+  if (classed.length) return classed
   const first = candidates.find(({ element }) => localNameOf(element) === 'h1' && outsideChrome(element))
   return first ? [first.element] : []
 }
 
-/** Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`. */
+const currency = once(() => new RegExp(CURRENCY, 'iu'))
+
+/**
+ * Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`.
+ * Its own text holds the number or the currency: a block whose price sits in a child with both is not
+ * the price, but "最低價$<span>99</span>元起/包" is.
+ */
 export function looksLikePrice(element: Element): boolean {
   if (attributeOf(element, 'itemprop') === 'price') return true
   const text = shortText(element, PRICE_TEXT_CHARS)
-  return text !== undefined && text.length > 0 && /\d/.test(ownText(element) || text) && price().test(text)
+  if (!text || !price().test(text)) return false
+  const own = ownText(element)
+  return /\d/.test(own || text) || currency().test(own)
 }
 
 /** Nodes read for a short text: a price or a button is a few elements; a block around them is not read through. */
