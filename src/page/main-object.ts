@@ -155,7 +155,7 @@ function titlesOf(body: Element): Element[] {
   return first ? [first.element] : []
 }
 
-const currency = once(() => new RegExp(CURRENCY, 'iu'))
+const currencySign = once(() => new RegExp(CURRENCY, 'iu'))
 
 /**
  * Whether the element shows a price: a short text with a number beside a currency, or `itemprop=price`.
@@ -167,7 +167,7 @@ export function looksLikePrice(element: Element): boolean {
   const text = shortText(element, PRICE_TEXT_CHARS)
   if (!text || !price().test(text)) return false
   const own = ownText(element)
-  return /\d/.test(own || text) || currency().test(own)
+  return /\d/.test(own || text) || currencySign().test(own)
 }
 
 /** Nodes read for a short text: a price or a button is a few elements; a block around them is not read through. */
