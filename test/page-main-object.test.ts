@@ -127,3 +127,16 @@ test('with no heading that names the product, an element with a title class does
   )
   t.deepEqual(block(lines), ['0 div.right', '1 div.title "Jerky, any 10 packs"', '1 div.deal "From $ 99 a pack"', '2 span "99"', '1 a#buy_btn[href="#"] "Buy"'])
 })
+
+test("a price inside a link is another product's or a link's words: not the main object's price", async (t) => {
+  const article = await outline(
+    '<title>Zuckerberg on acquisitions</title><div id="page"><h1>Zuckerberg on acquisitions</h1>' +
+      '<p>After the <a href="/whatsapp">$19 billion acquisition</a>, he spoke.</p></div>',
+  )
+  t.false(article.includes(MAIN_OBJECT))
+  const shop = await outline(
+    '<title>Blue Mug</title><div id="page"><div class="related"><a class="card" href="/p/2"><span class="price">£ 6.00</span></a></div>' +
+      '<div class="main"><h1>Blue Mug</h1><p>Stoneware.</p><p>300 ml.</p><p>Dishwasher safe.</p><p>Microwave safe.</p><b class="price">£ 8.00</b><button class="add-to-cart">Add to basket</button></div></div>',
+  )
+  t.is(block(shop)[0], '0 div.main')
+})

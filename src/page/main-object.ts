@@ -170,6 +170,11 @@ export function looksLikePrice(element: Element): boolean {
   return /\d/.test(own || text) || currencySign().test(own)
 }
 
+/** A price of the page's own: one inside a link is another product's (a card, a deal) or a link's words ("$19 billion deal"). */
+function ownPrice(element: Element): boolean {
+  return looksLikePrice(element) && !closestTo(element, 'a[href]')
+}
+
 /** Nodes read for a short text: a price or a button is a few elements; a block around them is not read through. */
 const SHORT_TEXT_NODES = 24
 
@@ -256,7 +261,7 @@ export interface MainObject {
  */
 export function findMainObject(body: Element): MainObject | undefined {
   for (const title of titlesOf(body)) {
-    const price = nearest(body, title, looksLikePrice)
+    const price = nearest(body, title, ownPrice)
     const buy = nearest(body, title, looksLikeBuyButton)
     for (const group of [[title, price, buy], [title, price], [title, buy]]) {
       const anchors = group.filter((element): element is Element => element !== undefined)
