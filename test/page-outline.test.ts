@@ -109,3 +109,15 @@ test('outline: a page that never stops changing is outlined after the longest wa
   })
   t.regex(result.outline, /p#clock "\d+"/)
 })
+
+test('outline: a value split over text-level elements is read whole only with a number or text of its own', async (t) => {
+  const result = await outline(
+    '<ul><li class="menu"><span>Home</span> <span>Garden</span></li></ul><p class="stock">Availability: <b>In stock</b></p>' +
+      '<span class="price"><span class="sign">£</span><span class="int">450</span></span><p class="card"><a href="/p/1">Mug 2</a> <span>£ 6</span></p>',
+  )
+  const lines = result.outline.split('\n')
+  t.true(lines.includes('1 ul > li.menu'), 'two words in spans: a menu item, not repeated')
+  t.true(lines.includes('1 p.stock "Availability: In stock"'))
+  t.true(lines.includes('1 span.price "£ 450"'))
+  t.true(lines.includes('1 p.card'), 'a link is a thing of its own, not a piece of a value')
+})
