@@ -108,13 +108,19 @@ interface TitleCandidate {
   text: string
 }
 
-/** The elements that pass `test`, with their text, the first `MAX_TITLE_CANDIDATES` that have any. */
+/**
+ * The elements that pass `test`, with their text, the first `MAX_TITLE_CANDIDATES` that have any:
+ * the rest are not read, so a page of thousands of nested titled elements costs no more.
+ */
 function candidatesOf(body: Element, selector: string, test: (element: Element) => boolean): TitleCandidate[] {
-  return Array.from(body.querySelectorAll(selector))
-    .filter(test)
-    .map((element) => ({ element, text: titleText(element) }))
-    .filter((candidate): candidate is TitleCandidate => candidate.text !== undefined && candidate.text.length > 0)
-    .slice(0, MAX_TITLE_CANDIDATES)
+  const candidates: TitleCandidate[] = []
+  for (const element of Array.from(queryAll(body, selector))) {
+    if (!test(element)) continue
+    const text = titleText(element)
+    if (text) candidates.push({ element, text })
+    if (candidates.length >= MAX_TITLE_CANDIDATES) break
+  }
+  return candidates
 }
 
 /** Of the candidates, those that name the page's product, best first: most of their words in its name, an `<h1>` preferred, then document order. */
