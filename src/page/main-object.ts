@@ -3,7 +3,7 @@ import { attributeOf, closestTo, containsNode, localNameOf, nodeTypeOf, parentEl
 import { forgetJsonLd, readJsonLd } from './json-ld.ts'
 import { once } from './lazy.ts'
 import { isChrome } from './main-content.ts'
-import { collapse, ownText } from './text.ts'
+import { collapse, ownText, textPieces } from './text.ts'
 
 // The block of a page that holds its one main object: a product's title, price, buy button and
 // codes, which large shops put after hundreds of menu, filter and banner elements. The outline
@@ -82,17 +82,7 @@ function nameMatch(candidate: string, names: readonly string[][], minWords: numb
  * ("MÖCKELBY<span>Table</span>"); undefined once longer than `TITLE_CHARS`, which no title is.
  */
 function titleText(element: Element): string | undefined {
-  const parts: string[] = []
-  let length = 0
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = collapse((node as Text).data)
-    if (!text) continue
-    length += text.length + 1
-    if (length > TITLE_CHARS + 1) return undefined
-    parts.push(text)
-  }
-  return parts.join(' ')
+  return textPieces(element, { maxChars: TITLE_CHARS })?.join(' ')
 }
 
 function outsideChrome(element: Element): boolean {

@@ -7,7 +7,6 @@ import {
   firstElementChildOf,
   localNameOf,
   nextElementOf,
-  nodeTypeOf,
   parentElementOf,
   previousElementOf,
   textContentOf,
@@ -15,7 +14,7 @@ import {
 import { hasCodeLabel } from './codes.ts'
 import { isGeneratedName } from './generated-names.ts'
 import { looksLikeBuyButton, looksLikePrice } from './main-object.ts'
-import { collapse, ownText, shorten, shortenValue } from './text.ts'
+import { collapse, ownText, shorten, shortenValue, textPieces } from './text.ts'
 
 // One element's line in the outline, and what the line is worth: whether it says something of a
 // product (a price, a stock line, a code, a buy button) that the outline keeps before anything else.
@@ -67,22 +66,8 @@ function splitValue(element: Element, own: string): string | undefined {
   const first = firstElementChildOf(element)
   // With no text of its own and one child, the value is not split here: the child's line shows it.
   if (!first || (!own && !nextElementOf(first))) return undefined
-  const pieces: string[] = []
-  let length = 0
-  let nodes = 0
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT)
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (++nodes > SPLIT_VALUE_NODES) return undefined
-    if (nodeTypeOf(node) !== 3) {
-      if (!VALUE_PARTS.has(localNameOf(node as Element))) return undefined
-      continue
-    }
-    const piece = collapse((node as Text).data)
-    if (!piece) continue
-    length += piece.length + 1
-    if (length > SPLIT_VALUE_CHARS + 1) return undefined
-    pieces.push(piece)
-  }
+  const pieces = textPieces(element, { maxChars: SPLIT_VALUE_CHARS, maxNodes: SPLIT_VALUE_NODES, within: VALUE_PARTS })
+  if (!pieces) return undefined
   const whole = pieces.join(' ')
   return pieces.length > 1 && (own || /\d/.test(whole)) ? whole : undefined
 }

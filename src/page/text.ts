@@ -28,6 +28,41 @@ export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
+/** Bounds of `textPieces`: what it reads at most, and which elements a text may be spread over. */
+export interface PieceBounds {
+  /** Characters of the pieces, a space counted between two. */
+  maxChars: number
+  /** Nodes walked, elements and texts; unbounded when left out. */
+  maxNodes?: number
+  /** Elements the pieces may sit in; any when left out. */
+  within?: ReadonlySet<string>
+}
+
+/**
+ * The element's text nodes in order, each whitespace-collapsed, empty ones left out: the pieces of a
+ * text its markup splits ("MÖCKELBY" and "Table", "£" and "450"). Undefined once a bound is passed
+ * or an element outside `within` is met.
+ */
+export function textPieces(element: Element, bounds: PieceBounds): string[] | undefined {
+  const pieces: string[] = []
+  let length = 0
+  let nodes = 0
+  const walker = document.createTreeWalker(element, bounds.within ? NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT : NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (++nodes > (bounds.maxNodes ?? Infinity)) return undefined
+    if (nodeTypeOf(node) !== 3) {
+      if (!bounds.within!.has(localNameOf(node as Element))) return undefined
+      continue
+    }
+    const piece = collapse((node as Text).data)
+    if (!piece) continue
+    length += piece.length + 1
+    if (length > bounds.maxChars + 1) return undefined
+    pieces.push(piece)
+  }
+  return pieces
+}
+
 /** The element's own text: its text children, not its descendants', whitespace collapsed. */
 export function ownText(element: Element): string {
   let own = ''
