@@ -108,7 +108,8 @@ test('waitForDomQuiet counts mutations, including inside open shadow roots, and 
   const waiting = callInDom(dom, 'waitForDomQuiet', 20, 2_000)
   doc.getElementById('p')!.textContent = 'one'
   root.getElementById('s')!.textContent = 'two'
-  t.is(await waiting, 2)
+  // Never observed: there is no observation to stand.
+  t.deepEqual(await waiting, { mutations: 2, observationStands: false })
 })
 
 test('in a document already observed, waitForDomQuiet counts the quiet from the input, not from its call', async (t) => {
@@ -116,15 +117,16 @@ test('in a document already observed, waitForDomQuiet counts the quiet from the 
   const doc = dom.window.document
   const later = (ms: number) => new Promise((resolve) => dom.window.setTimeout(resolve, ms))
   observeDom(dom)
-  // The input's own change, 200 ms before the wait starts; the input itself was 250 ms before it.
+  // The input's own change, 500 ms before the wait starts; the input itself was 550 ms before it.
   doc.getElementById('p')!.textContent = 'clicked'
-  await later(200)
-  const waiting = callInDom(dom, 'waitForDomQuiet', 300, 5_000, 250)
-  // Past the quiet counted from the input (100 ms from now), but well within one counted from the call.
-  const changing = later(150).then(() => {
+  await later(500)
+  const waiting = callInDom(dom, 'waitForDomQuiet', 600, 5_000, 550)
+  // Past the quiet counted from the input (100 ms from now), but well within one counted from the call
+  // (600 ms from now); far enough from both that a loaded machine's late timer does not blur them.
+  const changing = later(350).then(() => {
     doc.getElementById('p')!.textContent = 'later'
   })
-  t.is(await waiting, 0)
+  t.is((await waiting).mutations, 0)
   await changing
 })
 
@@ -138,7 +140,7 @@ test('waitForDomQuiet gives up at its bound on a page that never stops changing'
   const waiting = callInDom(dom, 'waitForDomQuiet', 1_000, 100)
   change()
   const timer = dom.window.setInterval(change, 2)
-  const mutations = await waiting
+  const { mutations } = await waiting
   dom.window.clearInterval(timer)
   t.true(mutations >= 1)
 })

@@ -11,31 +11,39 @@ export type Race = <T>(promise: Promise<T>) => Promise<T>
  * pause is left out of `actMs`: it is the time the run chose to wait, not the page's. A failure once
  * the action has started is returned, not thrown, so that the time spent until it is still known.
  */
-export type Performed = { outcome: ActionOutcome; actMs: number } | { error: unknown; actMs: number }
+export type Performed = { outcome: ActionOutcome; actMs: number; observationStands: boolean } | { error: unknown; actMs: number }
+
+/**
+ * Called once the input has reached the page and settling starts: the goal loop observes the page
+ * meanwhile, and keeps that observation when settling ends with `observationStands`.
+ */
+export type WhileSettling = (input: { quietMs: number; inputAt: number }) => void
 
 /**
  * Carries out one decision: watches the page's activity from before the input, acts, and waits for
  * the page to settle after it (WAIT has already waited). Every await races `race`, so a page that
  * never answers cannot hold the run.
  */
-export async function perform(input: ActionInput, race: Race): Promise<Performed> {
+export async function perform(input: ActionInput, race: Race, whileSettling?: WhileSettling): Promise<Performed> {
   input.signal?.throwIfAborted()
   const started = performance.now()
   const activity = watchActivity(input.page)
   const waiting = input.decision.operation === 'WAIT'
   const actMs = () => Math.max(0, Math.round(performance.now() - started - (waiting ? input.waitMs : 0)))
   try {
-    const outcome = await race(
+    const { outcome, observationStands } = await race(
       (async () => {
         const outcome = await act(input)
+        if (!outcome.acted || waiting) return { outcome, observationStands: false }
         // The page's quiet is counted from the input itself, not from the checks read after it.
-        const inputAt = (outcome.acted && outcome.inputAt) || performance.now()
-        const { quietMs } = specOf(input.decision.operation)
-        if (outcome.acted && !waiting) await settle(input.page, activity, outcome.frames, quietMs ? { ...SETTLE_BOUNDS, quietMs } : SETTLE_BOUNDS, inputAt)
-        return outcome
+        const inputAt = outcome.inputAt || performance.now()
+        const bounds = { ...SETTLE_BOUNDS, quietMs: specOf(input.decision.operation).quietMs ?? SETTLE_BOUNDS.quietMs }
+        whileSettling?.({ quietMs: bounds.quietMs, inputAt })
+        const settled = await settle(input.page, activity, outcome.frames, bounds, inputAt)
+        return { outcome, observationStands: settled.observationStands }
       })(),
     )
-    return { outcome, actMs: actMs() }
+    return { outcome, actMs: actMs(), observationStands }
   } catch (error) {
     return { error, actMs: actMs() }
   } finally {

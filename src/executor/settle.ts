@@ -32,47 +32,69 @@ export const SETTLE_BOUNDS: SettleBounds = {
   totalMs: 20_000,
 }
 
+/** What settling found at its end. */
+export interface Settled {
+  /**
+   * Every frame waited on reported, at the end of its last wait, that its last observation still
+   * stands: an observation made after the input and while settling shows the page as it settled.
+   */
+  observationStands: boolean
+}
+
 /**
  * Waits after an input until the page has settled: the DOM of the frames acted in is quiet, a navigation
  * it caused has loaded its new document, and the requests it started have finished. Each wait is
  * bounded; nothing here fails the run.
  */
-export async function settle(page: Page, activity: PageActivity, frames: Frame[], bounds: SettleBounds = SETTLE_BOUNDS, inputAt = performance.now()): Promise<void> {
+export async function settle(page: Page, activity: PageActivity, frames: Frame[], bounds: SettleBounds = SETTLE_BOUNDS, inputAt = performance.now()): Promise<Settled> {
   const deadline = Date.now() + bounds.totalMs
   const left = (cap: number) => Math.max(0, Math.min(cap, deadline - Date.now()))
+  const waited = unique([page.mainFrame(), ...frames])
   // The first quiet is counted from the input (performance.now() when it was sent), not from here.
-  await domQuiet(unique([page.mainFrame(), ...frames]), bounds, left(bounds.domMaxMs), inputAt)
+  let stands = await domQuiet(waited, bounds, left(bounds.domMaxMs), inputAt)
   let networkUntil = Date.now() + bounds.networkMs
   while (Date.now() < deadline) {
     if (activity.navigating) {
       const loaded = await activity.until(() => !activity.navigating, left(bounds.navigationMs))
-      if (!loaded) return
+      if (!loaded) return { observationStands: false }
       // The new document loads its own resources.
       networkUntil = Date.now() + bounds.networkMs
     } else if (activity.inflight > 0 && Date.now() < networkUntil) {
       // Requests still open after the bound (polling, a slow endpoint) do not hold the run any longer.
       await activity.until(() => activity.inflight === 0 || activity.navigating, left(networkUntil - Date.now()))
     } else {
-      return
+      return { observationStands: stands }
     }
-    // What the new document or the responses render.
-    await domQuiet([page.mainFrame()], bounds, left(bounds.domMaxMs))
+    // What the new document or the responses render, in every frame the first quiet was waited for.
+    stands = await domQuiet(unique(waited), bounds, left(bounds.domMaxMs))
   }
+  return { observationStands: false }
 }
 
-async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number, since = performance.now()): Promise<void> {
-  if (maxMs <= 0) return
+/** Waits for DOM quiet in each frame; true when every one says its last observation stands. */
+async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number, since = performance.now()): Promise<boolean> {
+  if (maxMs <= 0) return false
   const sinceMs = Math.max(0, performance.now() - since)
-  const waits = frames.map((frame) => callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs).catch((error: unknown) => quietWaitFailed(frame, error)))
+  const stands = frames.map(() => false)
+  const waits = frames.map((frame, i) =>
+    callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs).then(
+      (quiet) => (stands[i] = quiet.observationStands),
+      (error: unknown) => quietWaitFailed(frame, error),
+    ),
+  )
+  // A frame whose wait is still out at the bound is taken to have changed.
   await finishedWithin(Promise.all(waits), maxMs + DOM_QUIET_SLACK_MS)
+  return stands.length > 0 && stands.every(Boolean)
 }
 
 /** A wait for DOM quiet that failed: settling goes on, as it does when the wait runs out. */
-function quietWaitFailed(frame: Frame, error: unknown): void {
+function quietWaitFailed(frame: Frame, error: unknown): false {
   // A navigation destroys the context the wait runs in, or a frame left with its document: the
   // navigation wait takes over, and a frame that left has nothing to settle.
-  if (isDocumentGone(error)) return
-  log('settle: the wait for DOM quiet in %s failed, settling goes on: %s', frame.url(), error instanceof Error ? error.message : String(error))
+  if (!isDocumentGone(error)) {
+    log('settle: the wait for DOM quiet in %s failed, settling goes on: %s', frame.url(), error instanceof Error ? error.message : String(error))
+  }
+  return false
 }
 
 function unique(frames: Frame[]): Frame[] {

@@ -1,6 +1,6 @@
 import type { Snapshot } from '../collector/observation.ts'
 import type { ActionOutcome, CheckFreshness } from '../executor/act.ts'
-import { perform } from '../executor/perform.ts'
+import { perform, type WhileSettling } from '../executor/perform.ts'
 import type { RunSignal } from '../call/run-signal.ts'
 import type { Settings } from '../options.ts'
 import { fillPlaceholders } from '../secrets/placeholders.ts'
@@ -17,10 +17,18 @@ export interface ActContext {
   run: RunSignal
   checkFreshness: CheckFreshness
   listeners: RunListeners
+  /** Told when the input has reached the page, while it settles (the loop observes it meanwhile). */
+  whileSettling: WhileSettling
+}
+
+/** A step carried out: what the input did, and whether an observation made while settling stands. */
+export interface Acted {
+  outcome: ActionOutcome
+  observationStands: boolean
 }
 
 /** Carries the step out; its trace entry keeps the time it took. Throws what the input threw. */
-export async function actStep(step: Step, snapshot: Snapshot, text: string | undefined, context: ActContext): Promise<ActionOutcome> {
+export async function actStep(step: Step, snapshot: Snapshot, text: string | undefined, context: ActContext): Promise<Acted> {
   const { run, settings } = context
   const input = {
     page: context.page,
@@ -36,8 +44,8 @@ export async function actStep(step: Step, snapshot: Snapshot, text: string | und
   // A listener that shows the page before the input (a recording's screenshot) holds it until then.
   const held = context.listeners.beforeInput()
   if (held) await run.race(held)
-  const performed = await perform(input, (promise) => run.race(promise))
+  const performed = await perform(input, (promise) => run.race(promise), context.whileSettling)
   step.entry.actMs = performed.actMs
   if ('error' in performed) throw performed.error
-  return performed.outcome
+  return { outcome: performed.outcome, observationStands: performed.observationStands }
 }

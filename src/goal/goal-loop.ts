@@ -98,7 +98,14 @@ class GoalRun {
     this.#scrub = scrubberOf(settings.secrets)
     this.#listeners = new RunListeners(listeners)
     this.#view = new ObservedPage(page, parts.observe, this.#run, settings.secrets.length > 0 ? this.#scrub : undefined, this.#listeners)
-    this.#acting = { page, settings: this.#settings, run: this.#run, checkFreshness: parts.checkFreshness, listeners: this.#listeners }
+    this.#acting = {
+      page,
+      settings: this.#settings,
+      run: this.#run,
+      checkFreshness: parts.checkFreshness,
+      listeners: this.#listeners,
+      whileSettling: (timing) => this.#view.observeAhead(timing),
+    }
     this.#models = new ModelRequests(parts, goal, this.#settings, ledger, this.#run)
     this.#source = ReplayedDecisions.model((input) => this.#models.decide(input))
   }
@@ -160,8 +167,8 @@ class GoalRun {
     const text = await this.#valueFor(step, snapshot)
     if (text === false) return false
     if (!(await approved(step, text, this.#settings.approve, this.#run, this.#trace))) return this.#declined(step, text)
-    const outcome = await actStep(step, snapshot, text, this.#acting)
-    await this.#settle(step, outcome, text)
+    const { outcome, observationStands } = await actStep(step, snapshot, text, this.#acting)
+    await this.#settle(step, outcome, text, observationStands)
     return false
   }
 
@@ -226,7 +233,7 @@ class GoalRun {
   }
 
   /** Settle: the dialogs and popups the action brought, and its outcome, told to the next request. */
-  async #settle(step: Step, outcome: ActionOutcome, text: string | undefined): Promise<void> {
+  async #settle(step: Step, outcome: ActionOutcome, text: string | undefined, observationStands: boolean): Promise<void> {
     const dialogs = this.#events!.takeDialogs()
     const popups = this.#events!.takePopups()
     if (dialogs.length > 0) step.entry.dialogs = dialogs
@@ -235,18 +242,18 @@ class GoalRun {
       this.#stop('input_redirected', `The input of ${step.named} did not land on its target: ${this.#scrub(outcome.redirected)}.`)
     }
     if (outcome.acted && outcome.password) step.typedPassword = true
-    if (outcome.acted) await this.#acted(step, text, dialogs, popups)
+    if (outcome.acted) await this.#acted(step, text, dialogs, popups, observationStands)
     else await this.#discardStale(step, outcome.stale, popups)
   }
 
   /** A successful action: counted, the page observed again, and the outcome told to the next request. */
-  async #acted(step: Step, text: string | undefined, dialogs: DialogRecord[], popups: string[]): Promise<void> {
+  async #acted(step: Step, text: string | undefined, dialogs: DialogRecord[], popups: string[], observationStands: boolean): Promise<void> {
     this.#staleStreak.fresh()
     this.#steps += 1
     step.entry.step = this.#steps
     step.acted = true
     const before = step.observation
-    const after = (await this.#view.observe(popups)).observation
+    const after = (await this.#view.observe(popups, observationStands)).observation
     const changed = pageChanged(step.decision.operation, step.element, before, after)
     step.entry.pageChanged = changed
     const outcome = dialogs.length > 0 ? 'dialog' : changed ? 'page_changed' : 'no_change'

@@ -9,6 +9,21 @@ import type { RunListeners } from './run-listeners.ts'
 
 // The page as the run last observed it, so the loop holds one thing for it: the snapshot (scrubbed as
 // it enters the run), how long observing took, and the screenshot of it a decision may send.
+// After an input, the page is observed while it settles; that observation is kept when settling
+// ends with the page still as it was seen (settle.ts), and the page is observed again otherwise.
+
+/**
+ * When, as a share of the quiet awaited after an input, the page is observed while it settles: late
+ * enough that what the input renders at once (its handlers, a timer, the next frame) is done, early
+ * enough that the observation is back when the quiet is over.
+ */
+const AHEAD_AT_QUIET_SHARE = 0.5
+
+/** An observation started while the page settles: waiting for its moment, then under way. */
+interface Ahead {
+  timer: NodeJS.Timeout | undefined
+  snapshot: Promise<Snapshot | undefined> | undefined
+}
 
 export class ObservedPage {
   readonly #page: Page
@@ -20,6 +35,7 @@ export class ObservedPage {
   #snapshot: Snapshot | undefined
   #shot: Promise<Shot | undefined> | undefined
   #observeMs = 0
+  #ahead: Ahead | undefined
 
   constructor(page: Page, observe: Observe, run: RunSignal, scrub: Scrub | undefined, listeners: RunListeners) {
     this.#page = page
@@ -38,11 +54,37 @@ export class ObservedPage {
     return this.#observeMs
   }
 
-  /** The page as it is now, told to the listeners. */
-  async observe(popups: string[]): Promise<Snapshot> {
+  /**
+   * Observes the page while it settles after an input, at its moment (`AHEAD_AT_QUIET_SHARE`). A
+   * failure only means the page is observed again once settled.
+   */
+  observeAhead({ quietMs, inputAt }: { quietMs: number; inputAt: number }): void {
+    this.#dropAhead()
+    const ahead: Ahead = { timer: undefined, snapshot: undefined }
+    const start = () => {
+      ahead.timer = undefined
+      ahead.snapshot = this.#observe(this.#page, { previous: this.#snapshot }).catch(() => undefined)
+    }
+    ahead.timer = setTimeout(start, Math.max(0, inputAt + quietMs * AHEAD_AT_QUIET_SHARE - performance.now()))
+    this.#ahead = ahead
+  }
+
+  /**
+   * The page as it is now, told to the listeners. `aheadStands`: settling found the page as the
+   * observation made meanwhile saw it, which is then taken as it is.
+   */
+  async observe(popups: string[], aheadStands = false): Promise<Snapshot> {
     const started = performance.now()
-    const observing = observeSettled(this.#observe, this.#page, { previous: this.#snapshot, popups })
-    this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
+    const ahead = this.#takeAhead()
+    const early = ahead && (await this.#run.race(ahead, (late) => late?.dispose()))
+    if (early && aheadStands) {
+      early.observation.popups = [...popups]
+      this.#snapshot = early
+    } else {
+      // One made ahead that does not stand hands its memory on, as the last observation does.
+      const observing = observeSettled(this.#observe, this.#page, { previous: early ?? this.#snapshot, popups })
+      this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
+    }
     // Scrubbed as it enters the run: every reader after this (requests, checklist, cache, recording,
     // trace) sees placeholders, never a value the page echoes.
     if (this.#scrub) this.#snapshot.observation = scrubObservation(this.#snapshot.observation, this.#scrub)
@@ -59,8 +101,22 @@ export class ObservedPage {
     return (this.#shot ??= captureViewport(this.#page, SOURCE_QUALITY))
   }
 
+  /** The observation made ahead, once under way; one still waiting for its moment is not made. */
+  #takeAhead(): Promise<Snapshot | undefined> | undefined {
+    const ahead = this.#ahead
+    this.#ahead = undefined
+    if (ahead?.timer) clearTimeout(ahead.timer)
+    return ahead?.snapshot
+  }
+
+  /** An observation made ahead that nothing will take is let go. */
+  #dropAhead(): void {
+    void this.#takeAhead()?.then((late) => late?.dispose())
+  }
+
   /** Lets the page go: nothing that needs it is waited for once the run has ended. */
   async dispose(): Promise<void> {
+    this.#dropAhead()
     await this.#run.race(this.#snapshot?.dispose() ?? Promise.resolve()).catch(() => {})
   }
 }

@@ -137,10 +137,14 @@ function startWatch(): FrameWatch {
   return watch
 }
 
+/** The document's watch if it was observed already; undefined before its first observation. */
+export function startedWatch(): FrameWatch | undefined {
+  return (document as unknown as Record<symbol, FrameWatch | undefined>)[KEY]
+}
+
 /** The document's watch, started on its first observation. */
 export function frameWatch(): FrameWatch {
-  const holder = document as unknown as Record<symbol, FrameWatch | undefined>
-  let watch = holder[KEY]
+  let watch = startedWatch()
   if (!watch) {
     watch = startWatch()
     Object.defineProperty(document, KEY, { value: watch })
@@ -180,7 +184,7 @@ export function nothingChangedSince(watch: FrameWatch, changes: number): boolean
  * watch sees into its shadow roots too); undefined before.
  */
 export function mutationsSeen(): { at: number; count: number } | undefined {
-  const watch = (document as unknown as Record<symbol, FrameWatch | undefined>)[KEY]
+  const watch = startedWatch()
   if (!watch) return undefined
   noteMutations(watch, watch.mutations.takeRecords())
   return { at: watch.mutatedAt, count: watch.mutationCount }

@@ -20,7 +20,8 @@ import {
 } from './dom-safe.ts'
 import { listOptions } from './dom.ts'
 import { formOf } from './forms.ts'
-import { mutationsSeen } from './frame-watch.ts'
+import { mutationsSeen, startedWatch, type FrameWatch } from './frame-watch.ts'
+import { lastObservationStands } from './reused-report.ts'
 import { collapse } from './text.ts'
 
 // What the executor does inside the page: say what holds focus, type over a focused field, plan and request a form's
@@ -161,16 +162,26 @@ export function scrollByPage(element: Element | null, direction: number): Promis
   })
 }
 
+/** How a wait for DOM quiet ended. */
+export interface Quiet {
+  /** Mutations seen while waiting (counted from the call, not from the input). */
+  mutations: number
+  /**
+   * The document's last observation still stands at the end of the wait (reused-report.ts): an
+   * observation made while the wait ran shows the page as it settled.
+   */
+  observationStands: boolean
+}
+
 /**
- * Resolves once no DOM mutation has happened for `quietMs` (or after `maxMs`), with the number of
- * mutations seen. Open shadow roots are watched too, since a document observer does not see into them.
- * `sinceInputMs` is how long ago the input that is being settled happened: in a document already
- * observed, its watch has seen every mutation since, so the quiet is counted from the input, not from
- * this call.
+ * Resolves once no DOM mutation has happened for `quietMs` (or after `maxMs`). Open shadow roots are
+ * watched too, since a document observer does not see into them. `sinceInputMs` is how long ago the
+ * input that is being settled happened: in a document already observed, its watch has seen every
+ * mutation since, so the quiet is counted from the input, not from this call.
  */
-export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0): Promise<number> {
-  const seen = mutationsSeen()
-  if (seen) return quietFromWatch(quietMs, maxMs, sinceInputMs, seen.count)
+export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0): Promise<Quiet> {
+  const watch = startedWatch()
+  if (watch) return quietFromWatch(watch, quietMs, maxMs, sinceInputMs)
   return new Promise((resolve) => {
     const start = performance.now()
     let last = start
@@ -199,7 +210,8 @@ export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0
       const now = performance.now()
       if (now - last >= quietMs || now - start >= maxMs) {
         observer.disconnect()
-        resolve(mutations)
+        // Never observed: there is no observation to stand.
+        resolve({ mutations, observationStands: false })
         return
       }
       setTimeout(check, Math.max(1, quietMs - (now - last)))
@@ -208,16 +220,17 @@ export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0
   })
 }
 
-function quietFromWatch(quietMs: number, maxMs: number, sinceInputMs: number, countBefore: number): Promise<number> {
+function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, sinceInputMs: number): Promise<Quiet> {
   const start = performance.now()
   const input = start - sinceInputMs
+  const countBefore = mutationsSeen()!.count
   return new Promise((resolve) => {
     const check = () => {
-      const seen = mutationsSeen()
+      const seen = mutationsSeen()!
       const now = performance.now()
-      const last = Math.max(input, seen?.at ?? input)
-      if (!seen || now - last >= quietMs || now - start >= maxMs) {
-        resolve(seen ? seen.count - countBefore : 0)
+      const last = Math.max(input, seen.at)
+      if (now - last >= quietMs || now - start >= maxMs) {
+        resolve({ mutations: seen.count - countBefore, observationStands: lastObservationStands(watch) })
         return
       }
       setTimeout(check, Math.max(1, quietMs - (now - last)))

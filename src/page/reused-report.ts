@@ -90,15 +90,29 @@ export function keepReport(watch: FrameWatch, request: ObserveRequest, nodes: El
   }
 }
 
+/** Whether the page still shows what the kept report was made from: the same document state, whatever was asked. */
+function pageAsKept(watch: FrameWatch, kept: KeptReport): boolean {
+  if (!nothingChangedSince(watch, kept.changes)) return false
+  if (kept.address !== address() || kept.focused !== focusedElement(document)) return false
+  if (kept.fields !== fieldStates(kept.elementNodes, watch.walk?.found.candidates ?? []) || running()) return false
+  return kept.scrolls === scrollStates([...kept.elementNodes, ...kept.scrollNodes])
+}
+
 /** The kept report, when nothing it was made from has changed since. */
 export function reusedReport(watch: FrameWatch, request: ObserveRequest, nodes: Element[]): KeptReport | undefined {
   const kept = slot()[KEY]
-  if (!kept || !nothingChangedSince(watch, kept.changes)) return undefined
-  if (kept.address !== address() || kept.focused !== focusedElement(document)) return undefined
+  if (!kept || kept.request !== requestKey(request)) return undefined
   if (kept.nodes.length !== nodes.length || kept.nodes.some((node, i) => node !== nodes[i])) return undefined
-  if (kept.request !== requestKey(request) || kept.fields !== fieldStates(kept.elementNodes, watch.walk?.found.candidates ?? []) || running()) return undefined
-  if (kept.scrolls !== scrollStates([...kept.elementNodes, ...kept.scrollNodes])) return undefined
-  return kept
+  return pageAsKept(watch, kept) ? kept : undefined
+}
+
+/**
+ * Whether the document's last observation still stands: one was kept and nothing it was made from
+ * has changed since. Node takes an observation made while it waited for the page's quiet only then.
+ */
+export function lastObservationStands(watch: FrameWatch): boolean {
+  const kept = slot()[KEY]
+  return kept !== undefined && pageAsKept(watch, kept)
 }
 
 /** The report as JSON, or `[json, ...nodes]` with the element then scroller nodes Node does not hold, in report order. */
