@@ -62,7 +62,7 @@ function runSignal(): RunSignal {
 const viewOf = (observe: Observe) => new ObservedPage({} as Page, observe, runSignal(), undefined, new RunListeners([]))
 
 /** An input delivered now, settled with no wait: the observation ahead starts on the next timer. */
-const now = () => ({ quietMs: 0, inputAt: performance.now() })
+const now = (busy = false) => ({ quietMs: 0, inputAt: performance.now(), busy: () => busy })
 const started = () => new Promise((resolve) => setTimeout(resolve, 10))
 
 test('an observation made while the page settled is kept when it stands, with the popups told after it', async (t) => {
@@ -105,12 +105,24 @@ test('one that failed is observed again from the last observation', async (t) =>
   t.is(again.previous, 'snapshot 1')
 })
 
+test('none is made while the page is loading a document or waiting on requests at its moment', async (t) => {
+  const { observe, calls } = fakeObserver()
+  const view = viewOf(observe)
+  await view.observe([])
+  view.observeAhead(now(true))
+  await started()
+  t.is(calls.length, 1)
+  const again = (await view.observe([], true)) as FakeSnapshot
+  t.is(calls.length, 2)
+  t.is(again.previous, 'snapshot 1')
+})
+
 test('one still waiting for its moment is not made; one under way when the run ends is let go', async (t) => {
   const { observe, calls } = fakeObserver()
   const view = viewOf(observe)
   await view.observe([])
   // Its moment is a minute away: the step's observation does not wait for it.
-  view.observeAhead({ quietMs: 120_000, inputAt: performance.now() })
+  view.observeAhead({ ...now(), quietMs: 120_000 })
   await view.observe([], true)
   t.is(calls.length, 2)
   t.is(calls[1]!.previous, 'snapshot 1')

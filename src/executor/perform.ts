@@ -13,11 +13,23 @@ export type Race = <T>(promise: Promise<T>) => Promise<T>
  */
 export type Performed = { outcome: ActionOutcome; actMs: number; observationStands: boolean } | { error: unknown; actMs: number }
 
+/** What the goal loop is told of an input that reached the page, as settling starts. */
+export interface Settling {
+  /** The DOM quiet awaited after the input, and when the input was delivered (performance.now()). */
+  quietMs: number
+  inputAt: number
+  /**
+   * The page is loading a document or waiting on requests the input started: what they bring is
+   * still to come, so an observation made now would seldom stand.
+   */
+  busy(): boolean
+}
+
 /**
  * Called once the input has reached the page and settling starts: the goal loop observes the page
  * meanwhile, and keeps that observation when settling ends with `observationStands`.
  */
-export type WhileSettling = (input: { quietMs: number; inputAt: number }) => void
+export type WhileSettling = (settling: Settling) => void
 
 /**
  * Carries out one decision: watches the page's activity from before the input, acts, and waits for
@@ -38,7 +50,7 @@ export async function perform(input: ActionInput, race: Race, whileSettling?: Wh
         // The page's quiet is counted from the input itself, not from the checks read after it.
         const inputAt = outcome.inputAt || performance.now()
         const bounds = { ...SETTLE_BOUNDS, quietMs: specOf(input.decision.operation).quietMs ?? SETTLE_BOUNDS.quietMs }
-        whileSettling?.({ quietMs: bounds.quietMs, inputAt })
+        whileSettling?.({ quietMs: bounds.quietMs, inputAt, busy: () => activity.navigating || activity.inflight > 0 })
         const settled = await settle(input.page, activity, outcome.frames, bounds, inputAt)
         return { outcome, observationStands: settled.observationStands }
       })(),

@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core'
 import { captureViewport, type Shot } from '../browser/viewport-screenshot.ts'
 import type { RunSignal } from '../call/run-signal.ts'
+import type { Settling } from '../executor/perform.ts'
 import type { Snapshot } from '../collector/observation.ts'
 import { scrubObservation, type Scrub } from '../secrets/scrub.ts'
 import { SOURCE_QUALITY } from '../vision/badged-screenshot.ts'
@@ -55,14 +56,16 @@ export class ObservedPage {
   }
 
   /**
-   * Observes the page while it settles after an input, at its moment (`AHEAD_AT_QUIET_SHARE`). A
-   * failure only means the page is observed again once settled.
+   * Observes the page while it settles after an input, at its moment (`AHEAD_AT_QUIET_SHARE`), unless
+   * the page is busy then: its time would go to an observation that would not stand. A failure only
+   * means the page is observed again once settled.
    */
-  observeAhead({ quietMs, inputAt }: { quietMs: number; inputAt: number }): void {
+  observeAhead({ quietMs, inputAt, busy }: Settling): void {
     this.#dropAhead()
     const ahead: Ahead = { timer: undefined, snapshot: undefined }
     const start = () => {
       ahead.timer = undefined
+      if (busy()) return
       ahead.snapshot = this.#observe(this.#page, { previous: this.#snapshot }).catch(() => undefined)
     }
     ahead.timer = setTimeout(start, Math.max(0, inputAt + quietMs * AHEAD_AT_QUIET_SHARE - performance.now()))
