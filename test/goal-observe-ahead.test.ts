@@ -61,8 +61,8 @@ function runSignal(): RunSignal {
 
 const viewOf = (observe: Observe) => new ObservedPage({} as Page, observe, runSignal(), undefined, new RunListeners([]))
 
-/** An input delivered now, settled with no wait: the observation ahead starts on the next timer. */
-const now = (busy = false) => ({ quietMs: 0, inputAt: performance.now(), busy: () => busy })
+/** An input whose moment to observe ahead has come: the observation starts on the next timer. */
+const now = (busy = false) => ({ quietMs: 20, inputAt: performance.now() - 20, busy: () => busy })
 const started = () => new Promise((resolve) => setTimeout(resolve, 10))
 
 test('an observation made while the page settled is kept when it stands, with the popups told after it', async (t) => {
@@ -117,12 +117,41 @@ test('none is made while the page is loading a document or waiting on requests a
   t.is(again.previous, 'snapshot 1')
 })
 
+test('none is made after an observation that took longer than the quiet awaited; one that is quick again makes it resume', async (t) => {
+  let delayMs = 0
+  let begun = 0
+  const { observe: quick } = fakeObserver()
+  const observe: Observe = async (page, options) => {
+    begun += 1
+    await new Promise((resolve) => setTimeout(resolve, delayMs))
+    return quick(page, options)
+  }
+  const view = viewOf(observe)
+  // The page's first observation is not taken as a measure: it installs the script and runs cold.
+  delayMs = 60
+  await view.observe([])
+  view.observeAhead(now())
+  await started()
+  t.is(begun, 2, 'made after the first observation, however slow')
+  await view.observe([], false)
+  view.observeAhead(now())
+  await started()
+  t.is(begun, 3, 'not made after one of 60 ms, with 20 ms of quiet')
+  delayMs = 0
+  await view.observe([], false)
+  view.observeAhead(now())
+  await started()
+  t.is(begun, 5, 'made again after a quick one')
+  await view.observe([], true)
+  t.is(begun, 5)
+})
+
 test('one still waiting for its moment is not made; one under way when the run ends is let go', async (t) => {
   const { observe, calls } = fakeObserver()
   const view = viewOf(observe)
   await view.observe([])
   // Its moment is a minute away: the step's observation does not wait for it.
-  view.observeAhead({ ...now(), quietMs: 120_000 })
+  view.observeAhead({ ...now(), quietMs: 120_000, inputAt: performance.now() })
   await view.observe([], true)
   t.is(calls.length, 2)
   t.is(calls[1]!.previous, 'snapshot 1')

@@ -20,6 +20,13 @@ import type { RunListeners } from './run-listeners.ts'
  */
 const AHEAD_AT_QUIET_SHARE = 0.5
 
+/**
+ * When the last observation took longer than the quiet awaited, none is made ahead: a slow
+ * observation holds up the page's own answer to the input, and one that does not stand is then
+ * made again, while one that stands spares at most the part of the quiet that was left.
+ */
+const AHEAD_UP_TO_QUIET_SHARE = 1
+
 /** An observation started while the page settles: waiting for its moment, then under way. */
 interface Ahead {
   timer: NodeJS.Timeout | undefined
@@ -36,6 +43,8 @@ export class ObservedPage {
   #snapshot: Snapshot | undefined
   #shot: Promise<Shot | undefined> | undefined
   #observeMs = 0
+  /** How long the last observation made took (one made ahead included); unknown before the first step's. */
+  #lastTookMs: number | undefined
   #ahead: Ahead | undefined
 
   constructor(page: Page, observe: Observe, run: RunSignal, scrub: Scrub | undefined, listeners: RunListeners) {
@@ -57,16 +66,18 @@ export class ObservedPage {
 
   /**
    * Observes the page while it settles after an input, at its moment (`AHEAD_AT_QUIET_SHARE`), unless
-   * the page is busy then: its time would go to an observation that would not stand. A failure only
-   * means the page is observed again once settled.
+   * the last observation was slow (`AHEAD_UP_TO_QUIET_SHARE`) or the page is busy then: its time would
+   * go to an observation that would not stand. A failure only means the page is observed again once
+   * settled.
    */
   observeAhead({ quietMs, inputAt, busy }: Settling): void {
     this.#dropAhead()
+    if (this.#lastTookMs !== undefined && this.#lastTookMs > quietMs * AHEAD_UP_TO_QUIET_SHARE) return
     const ahead: Ahead = { timer: undefined, snapshot: undefined }
     const start = () => {
       ahead.timer = undefined
       if (busy()) return
-      ahead.snapshot = this.#observe(this.#page, { previous: this.#snapshot }).catch(() => undefined)
+      ahead.snapshot = this.#timed(this.#observe(this.#page, { previous: this.#snapshot })).catch(() => undefined)
     }
     ahead.timer = setTimeout(start, Math.max(0, inputAt + quietMs * AHEAD_AT_QUIET_SHARE - performance.now()))
     this.#ahead = ahead
@@ -86,7 +97,7 @@ export class ObservedPage {
     } else {
       // One made ahead that does not stand hands its memory on, as the last observation does.
       const observing = observeSettled(this.#observe, this.#page, { previous: early ?? this.#snapshot, popups })
-      this.#snapshot = await this.#run.race(observing, (late) => late.dispose())
+      this.#snapshot = await this.#run.race(this.#timed(observing), (late) => late.dispose())
     }
     // Scrubbed as it enters the run: every reader after this (requests, checklist, cache, recording,
     // trace) sees placeholders, never a value the page echoes.
@@ -102,6 +113,17 @@ export class ObservedPage {
    */
   screenshot(): Promise<Shot | undefined> {
     return (this.#shot ??= captureViewport(this.#page, SOURCE_QUALITY))
+  }
+
+  /**
+   * Notes how long an observation took, but for the page's first: that one installs the page script
+   * and runs its code cold, and says little of what the next will take.
+   */
+  async #timed(observing: Promise<Snapshot>): Promise<Snapshot> {
+    const started = performance.now()
+    const snapshot = await observing
+    if (this.#snapshot) this.#lastTookMs = performance.now() - started
+    return snapshot
   }
 
   /** The observation made ahead, once under way; one still waiting for its moment is not made. */
