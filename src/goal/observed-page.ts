@@ -20,13 +20,6 @@ import type { RunListeners } from './run-listeners.ts'
  */
 const AHEAD_AT_QUIET_SHARE = 0.5
 
-/**
- * When the last observation took longer than the quiet awaited, none is made ahead: a slow
- * observation holds up the page's own answer to the input, and one that does not stand is then
- * made again, while one that stands spares at most the part of the quiet that was left.
- */
-const AHEAD_UP_TO_QUIET_SHARE = 1
-
 /** An observation started while the page settles: waiting for its moment, then under way. */
 interface Ahead {
   timer: NodeJS.Timeout | undefined
@@ -43,7 +36,7 @@ export class ObservedPage {
   #snapshot: Snapshot | undefined
   #shot: Promise<Shot | undefined> | undefined
   #observeMs = 0
-  /** How long the last observation made took (one made ahead included); unknown before the first step's. */
+  /** How long the last observation made took (one made ahead included); unknown until one after the run's first. */
   #lastTookMs: number | undefined
   #ahead: Ahead | undefined
 
@@ -66,13 +59,15 @@ export class ObservedPage {
 
   /**
    * Observes the page while it settles after an input, at its moment (`AHEAD_AT_QUIET_SHARE`), unless
-   * the last observation was slow (`AHEAD_UP_TO_QUIET_SHARE`) or the page is busy then: its time would
-   * go to an observation that would not stand. A failure only means the page is observed again once
+   * the page is busy then: its time would go to an observation that would not stand. Not after an
+   * observation that took longer than the quiet either: a slow one holds up the page's own answer to
+   * the input and is made again when that answer changes the page, while one that stands spares at
+   * most the part of the quiet that was left. A failure only means the page is observed again once
    * settled.
    */
   observeAhead({ quietMs, inputAt, busy }: Settling): void {
     this.#dropAhead()
-    if (this.#lastTookMs !== undefined && this.#lastTookMs > quietMs * AHEAD_UP_TO_QUIET_SHARE) return
+    if (this.#lastTookMs !== undefined && this.#lastTookMs > quietMs) return
     const ahead: Ahead = { timer: undefined, snapshot: undefined }
     const start = () => {
       ahead.timer = undefined
