@@ -6,7 +6,7 @@ import { UsageError } from '../src/errors.ts'
 import { RULES_MATCHED_NOTHING, UNUSABLE_RULES } from '../src/extract/rule-writer.ts'
 import { domPage } from './helpers/dom-page.ts'
 import { FIXTURES } from './helpers/fixture-server.ts'
-import { promptOf } from './helpers/language-models.ts'
+import { promptOf, replyingModel } from './helpers/language-models.ts'
 import { CATALOG_PATH } from './fixtures/extract/cases.ts'
 import { textModel } from './fixtures/extract/text-model.ts'
 
@@ -186,6 +186,49 @@ test('rules that give no value at all are "The rules the model wrote matched not
   t.is(result.status, 'error')
   t.is(result.error!.message, RULES_MATCHED_NOTHING)
   t.is(result.data, undefined)
+})
+
+/** The prompt of the model's `n`th request (from 0), as JSON text. */
+const promptAt = (model: { doGenerateCalls: { prompt: unknown }[] }, n: number) => JSON.stringify(model.doGenerateCalls[n]?.prompt ?? null)
+
+test('a reply that cannot be used is asked for once more, told why; the second reply’s rules run', async (t) => {
+  const mended = { rules: { title: { selector: 'h1' } } }
+  const cases: [string, unknown, RegExp][] = [
+    ['a selector the browser refuses', { rules: { title: { selector: 'h1:contains("Shop")' } } }, /not valid CSS/],
+    ['rules that match nothing', { rules: { title: { selector: '#headline' } } }, /no rule matched anything on the page/],
+    ['a reply with code in it', { rules: { title: { selector: 'h1', evaluate: 'fetch("https://evil.example")' } } }, /could not be used: rules\.title/],
+    ['a reply that is not JSON', 'Sure! Here are your rules', /could not be used: /],
+  ]
+  for (const [name, first, reason] of cases) {
+    const text = replyingModel([first, mended])
+    const page = catalog()
+    const result = await agent(page, { text }).extract('get the title')
+    t.is(result.status, 'success', name)
+    t.deepEqual(result.data, { title: 'The Little Shop' }, name)
+    t.is(text.doGenerateCalls.length, 2, name)
+    t.is((await result.profiling()).cost.calls, 2, name)
+    const again = promptAt(text, 1)
+    t.regex(again, /Your last reply could not be used/, name)
+    t.regex(again, reason, name)
+    // The same outline, taken once.
+    t.true(again.includes('Outline:'), name)
+    t.false(promptAt(text, 0).includes('could not be used'), name)
+  }
+})
+
+test('a second reply that cannot be used fails the extraction as the first would have; no third is asked for', async (t) => {
+  const text = textModel({ rules: { title: { selector: 'h1:contains("Shop")' } } })
+  const result = await agent(catalog(), { text }).extract('get the title')
+  t.is(result.status, 'error')
+  t.is(result.error!.message, UNUSABLE_RULES)
+  t.is(text.doGenerateCalls.length, 2)
+  // What the model is shown of its last reply is bounded, however long the reply.
+  const longReply = { rules: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`field${i}`, { selector: `#missing-${'x'.repeat(150)}-${i}` }])) }
+  t.true(JSON.stringify(longReply).length > 6_000)
+  const long = textModel(longReply)
+  const failed = await agent(catalog(), { text: long }).extract('get everything')
+  t.is(failed.error!.message, RULES_MATCHED_NOTHING)
+  t.true(promptAt(long, 1).length < promptAt(long, 0).length + 6_000)
 })
 
 test('a model reply with evaluate is rejected and nothing is read with it', async (t) => {

@@ -1,9 +1,8 @@
-import { JSONParseError, NoObjectGeneratedError, NoOutputGeneratedError, TypeValidationError } from 'ai'
-import { z } from 'zod'
 import type { ChecklistItem } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { generateJson } from '../models/call-language-model.ts'
+import { invalidReplyReason, isInvalidReply } from '../models/invalid-reply.ts'
 import type { LanguageSettings } from '../models/call-language-model.ts'
 import type { Ledger } from '../base/ledger.ts'
 import { checklistReplySchema, MAX_CHECKLIST_ITEMS, type ChecklistPrompt, type PromptControl } from './checklist-schema.ts'
@@ -61,7 +60,7 @@ export async function writeChecklist(input: { goal: string; observation: Observa
     return { items: reply.items }
   } catch (error) {
     if (!isInvalidReply(error)) throw error
-    return { items: null, note: clip(`The checklist reply did not validate: ${reasonOf(error as Error)}`, NOTE_LIMIT) }
+    return { items: null, note: clip(`The checklist reply did not validate: ${invalidReplyReason(error as Error)}`, NOTE_LIMIT) }
   }
 }
 
@@ -104,28 +103,3 @@ function promptControl(element: ObservedElement): PromptControl {
   return control
 }
 
-/** The AI SDK's errors for a reply that is not the JSON the schema asks for. */
-function isInvalidReply(error: unknown): boolean {
-  return (
-    NoObjectGeneratedError.isInstance(error) ||
-    NoOutputGeneratedError.isInstance(error) ||
-    TypeValidationError.isInstance(error) ||
-    JSONParseError.isInstance(error)
-  )
-}
-
-/**
- * What in the reply was wrong, in one line: the first schema issue and where (`items[0].check: Invalid
- * input`), or the error's first line (a reply that is not JSON, or empty). The SDK's own message
- * repeats the whole reply and every issue.
- */
-function reasonOf(error: Error): string {
-  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof z.ZodError) {
-      const issue = cause.issues[0]!
-      const at = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '')
-      return at ? `${at}: ${issue.message}` : issue.message
-    }
-  }
-  return error.message.split('\n')[0]!
-}

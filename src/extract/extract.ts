@@ -16,7 +16,7 @@ import type { EngineOutcome } from '../page/rules-engine.ts'
 import { pinDocument, type DocumentPin } from './document-pin.ts'
 import { parseExtractArgs, type ExtractCall } from './extract-args.ts'
 import { checkFillable, needsModel } from './merge-rules.ts'
-import { checkWrittenRules, writeRules } from './rule-writer.ts'
+import { writeRules } from './rule-writer.ts'
 import { validateRules } from './validate-rules.ts'
 
 /**
@@ -156,8 +156,11 @@ async function extractWithWrittenRules(scope: Scope, instruction: string, userRu
     } else {
       // Without a cache this was checked before any page work; with one, a miss is a run that fails.
       if (cache) checkWritesRules(settings)
-      run.rules = await watch.race(writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger }))
-      tried = await watch.race(checkWrittenRules(page, run.rules))
+      const written = await watch.race(
+        writeRules({ page, instruction, rules: userRules, settings, ledger: run.ledger, noteRules: (rules) => (run.rules = rules) }),
+      )
+      run.rules = written.rules
+      tried = written.data
     }
     const rules = run.rules
     const data = settings.extractor ? await runExtractor(scope, rules) : tried

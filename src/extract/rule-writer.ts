@@ -3,11 +3,12 @@ import type { Rules } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { LIMITS } from '../collector/limits.ts'
 import { generateJson } from '../models/call-language-model.ts'
+import { invalidReplyReason, isInvalidReply } from '../models/invalid-reply.ts'
 import type { Settings } from '../options.ts'
 import type { Ledger } from '../base/ledger.ts'
 import { badSelectorError, runEngineInPage } from './apply-rules.ts'
 import { mergeRules } from './merge-rules.ts'
-import { fromModelRules, modelReplySchema } from './model-rules.ts'
+import { fromModelRules, modelReplySchema, type ModelReply } from './model-rules.ts'
 import { takeOutline, type PageOutline } from './page-outline.ts'
 import { validateRules } from './validate-rules.ts'
 
@@ -46,7 +47,24 @@ How to write good rules:
 
 The page is given as an outline: first its metadata (meta <name> = "<content>" and json-ld <Type>.<path> = <value> lines), then its main object (the block with the page's title, price and buy button) and what is around it, nearest first, or else its main content and then the rest of the page. One element a line, as <depth> tag#id.class[attribute="value"] "its own text": the depth is a number, and a line is a child of the nearest line above it with a depth one less; "a > b" on one line is an element a whose only child is b. Generated class names are left out. Text is clipped at 80 characters, and of several similar siblings only the first three are shown, followed by a count of the rest.`
 
-function prompt(instruction: string, page: PageOutline, rules: Rules | undefined): string {
+/**
+ * Requests for rules per extraction: when a reply cannot be used (not the JSON asked for, rules of
+ * the wrong shape, a selector the browser refuses, or nothing matched at all), the model is asked
+ * once more, told why, with the same outline. A second reply that fails fails the extraction.
+ */
+const RULE_REQUESTS = 2
+/** How much of the reply that could not be used is shown back: the rules of a few dozen fields. */
+const REPLY_SHOWN = 4_000
+const REASON_SHOWN = 1_000
+
+/** A reply that could not be used: the error the extraction ends with, and what the model is told. */
+interface Unusable {
+  error: Error
+  reason: string
+  reply: string
+}
+
+function prompt(instruction: string, page: PageOutline, rules: Rules | undefined, unusable: Unusable | undefined): string {
   const parts = [`Instruction: ${instruction}`]
   if (rules) {
     parts.push(
@@ -57,49 +75,81 @@ function prompt(instruction: string, page: PageOutline, rules: Rules | undefined
   }
   // The outline has its own cap; the URL and title come from the page whole.
   parts.push(`Page: ${clip(page.url, LIMITS.urlLimit)}\nTitle: ${clip(page.title, LIMITS.titleLimit)}\n\nOutline:\n${page.outline}`)
+  if (unusable) {
+    parts.push(
+      `Your last reply could not be used: ${clip(unusable.reason, REASON_SHOWN)}\n` +
+        `It was: ${clip(unusable.reply, REPLY_SHOWN)}\n` +
+        'Write the rules again, mending that: read the outline once more for where each value is.',
+    )
+  }
   return parts.join('\n\n')
 }
 
-/**
- * Asks the text model for rules for the instruction, from an outline of the page. With rules of
- * the caller's, the model only fills in the missing selectors. Throws what the request threw, or
- * an error saying how the reply failed to fit the caller's rules.
- */
-export async function writeRules(input: {
+export interface WriteRulesInput {
   page: Page
   instruction: string
   rules: Rules | undefined
   settings: Settings
   ledger: Ledger
-}): Promise<Rules> {
-  const outline = await takeOutline(input.page)
-  const reply = await generateJson({
-    settings: input.settings,
-    ledger: input.ledger,
-    purpose: 'rules',
-    instructions: RULE_WRITER_INSTRUCTIONS,
-    prompt: prompt(input.instruction, outline, input.rules),
-    schema: modelReplySchema,
-    maxOutputTokens: MAX_OUTPUT_TOKENS,
-  })
-  const rules = input.rules ? mergeRules(input.rules, reply.rules) : fromModelRules(reply.rules)
-  try {
-    validateRules(rules)
-  } catch (error) {
-    throw new Error(UNUSABLE_RULES, { cause: error })
-  }
-  return rules
+  /** Told the rules each reply came to, before they are tried: the last is what the extraction ran. */
+  noteRules(rules: Rules): void
 }
 
 /**
- * Runs rules the model wrote with the built-in engine, as a check before they are used: an invalid
- * selector or no value at all is an error.
+ * Asks the text model for rules for the instruction, from an outline of the page, and tries them on
+ * the page (`RULE_REQUESTS`). With rules of the caller's, the model only fills in the missing
+ * selectors. Gives the rules and what they read; throws what a request threw, or how the last reply
+ * failed: an invalid reply, rules that do not fit the caller's, unusable rules, or rules that matched
+ * nothing.
  */
-export async function checkWrittenRules(page: Page, rules: Rules): Promise<Record<string, unknown>> {
-  const outcome = await runEngineInPage(page, rules)
-  if (!outcome.ok) throw new Error(UNUSABLE_RULES, { cause: badSelectorError(outcome) })
-  if (!hasValue(outcome.data)) throw new Error(RULES_MATCHED_NOTHING)
-  return outcome.data
+export async function writeRules(input: WriteRulesInput): Promise<{ rules: Rules; data: Record<string, unknown> }> {
+  const outline = await takeOutline(input.page)
+  let unusable: Unusable | undefined
+  for (let request = 1; ; request += 1) {
+    const written = await writeOnce(input, outline, unusable)
+    if (!('error' in written)) return written
+    if (request >= RULE_REQUESTS) throw written.error
+    unusable = written
+  }
+}
+
+async function writeOnce(input: WriteRulesInput, outline: PageOutline, unusable: Unusable | undefined): Promise<{ rules: Rules; data: Record<string, unknown> } | Unusable> {
+  let reply: ModelReply
+  try {
+    reply = await generateJson({
+      settings: input.settings,
+      ledger: input.ledger,
+      purpose: 'rules',
+      instructions: RULE_WRITER_INSTRUCTIONS,
+      prompt: prompt(input.instruction, outline, input.rules, unusable),
+      schema: modelReplySchema,
+      maxOutputTokens: MAX_OUTPUT_TOKENS,
+    })
+  } catch (error) {
+    if (!isInvalidReply(error)) throw error
+    const text = (error as { text?: unknown }).text
+    return { error: error as Error, reason: invalidReplyReason(error as Error), reply: typeof text === 'string' ? text : '' }
+  }
+  const shown = JSON.stringify(reply)
+  let rules: Rules
+  try {
+    rules = input.rules ? mergeRules(input.rules, reply.rules) : fromModelRules(reply.rules)
+  } catch (error) {
+    return { error: error as Error, reason: (error as Error).message, reply: shown }
+  }
+  input.noteRules(rules)
+  try {
+    validateRules(rules)
+  } catch (error) {
+    return { error: new Error(UNUSABLE_RULES, { cause: error }), reason: (error as Error).message, reply: shown }
+  }
+  const outcome = await runEngineInPage(input.page, rules)
+  if (!outcome.ok) {
+    const refused = badSelectorError(outcome)
+    return { error: new Error(UNUSABLE_RULES, { cause: refused }), reason: refused.message, reply: shown }
+  }
+  if (!hasValue(outcome.data)) return { error: new Error(RULES_MATCHED_NOTHING), reason: 'no rule matched anything on the page.', reply: shown }
+  return { rules, data: outcome.data }
 }
 
 function hasValue(value: unknown): boolean {
