@@ -91,7 +91,7 @@ export interface WriteRulesInput {
   rules: Rules | undefined
   settings: Settings
   ledger: Ledger
-  /** Told the rules each reply came to, before they are tried: the last is what the extraction ran. */
+  /** Told the valid rules of each reply before they are tried: the last is what the extraction ran. */
   noteRules(rules: Rules): void
 }
 
@@ -137,12 +137,12 @@ async function writeOnce(input: WriteRulesInput, outline: PageOutline, unusable:
   } catch (error) {
     return { error: error as Error, reason: (error as Error).message, reply: shown }
   }
-  input.noteRules(rules)
   try {
     validateRules(rules)
   } catch (error) {
     return { error: new Error(UNUSABLE_RULES, { cause: error }), reason: (error as Error).message, reply: shown }
   }
+  input.noteRules(rules)
   const outcome = await runEngineInPage(input.page, rules)
   if (!outcome.ok) {
     const refused = badSelectorError(outcome)
