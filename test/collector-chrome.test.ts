@@ -218,8 +218,8 @@ test('blockers in Chrome: a large canvas, a visible file input, CAPTCHA text ins
 test('a frame that does not answer is left out; the rest of the page is observed', async (t) => {
   // The frame is of another site, so it runs in its own renderer, which a long script keeps busy.
   const page = await open(t, `/collector/busy-top.html?frame=${encodeURIComponent(servers.other.url('/collector/busy.html'))}`)
-  // The frame tells the page above as its long script starts: observed before, it would still answer.
-  await page.waitForFunction(() => document.body.dataset.frameBusy === '1')
+  await page.waitForFrame((frame) => frame.url().includes('busy.html'))
+  await new Promise((resolve) => setTimeout(resolve, 200))
   const { observation } = await snap(t, page)
   t.deepEqual(names(observation), ['Top button'])
   t.is(observation.frames.length, 1)
