@@ -21,6 +21,7 @@ async function open(t: { teardown(fn: () => unknown): void }, path: string, view
 async function snap(t: { teardown(fn: () => unknown): void }, page: Page, previous?: Snapshot): Promise<Snapshot> {
   const snapshot = await observe(page, { previous })
   t.teardown(() => snapshot.dispose())
+  await snapshot.ready
   return snapshot
 }
 

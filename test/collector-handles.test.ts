@@ -26,6 +26,7 @@ test('200 observations leave no handles behind', async (t) => {
   for (let round = 1; round <= 200; round++) {
     await page.evaluate((n) => (window as unknown as { rerender(n: number): void }).rerender(n), round)
     snapshot = await observe(page, { previous: snapshot })
+    await snapshot.ready
     offered += snapshot.handles.size
   }
   t.is(snapshot!.handles.size, 21)
@@ -48,6 +49,7 @@ test('handles of nodes offered again pass to the next snapshot; the others are r
   const page = await chrome.page(t)
   await page.setContent('<button>A</button><button>B</button><button id="c">C</button>')
   const first = await observe(page)
+  await first.ready
   const handleOf = (snapshot: Snapshot, name: string) =>
     snapshot.handles.get(snapshot.observation.elements.find((element) => element.name === name)!.id)!
   const b = handleOf(first, 'B')
@@ -55,6 +57,7 @@ test('handles of nodes offered again pass to the next snapshot; the others are r
   await page.evaluate(() => document.getElementById('c')!.remove())
   const second = await observe(page, { previous: first })
   t.teardown(() => second.dispose())
+  await second.ready
   t.is(handleOf(second, 'B'), b, 'the same handle, not a new one')
   await first.dispose()
   await new Promise((resolve) => setImmediate(resolve))

@@ -29,6 +29,7 @@ async function open(t: { teardown(fn: () => unknown): void }, path: string): Pro
 async function snap(t: { teardown(fn: () => unknown): void }, page: Page, previous?: Snapshot): Promise<Snapshot> {
   const snapshot = await observe(page, { previous })
   t.teardown(() => snapshot.dispose())
+  await snapshot.ready
   return snapshot
 }
 
@@ -160,10 +161,10 @@ test('500 small scroll boxes: each frame reports at most the cap, the first in t
     frameScroller: false,
     childPoints: [],
     held: [],
+    sendKey: 'cap-check',
     listenedKinds: [],
     pointerEverywhere: false,
   }
-  const result = await callInFrame(page.mainFrame(), 'observe', request)
-  const report = JSON.parse(typeof result === 'string' ? result : result[0]) as FrameReport
+  const report = JSON.parse(await callInFrame(page.mainFrame(), 'observe', request)) as FrameReport
   t.is(report.scrollers.length, LIMITS.maxScrollers)
 })

@@ -49,7 +49,7 @@ async function snapshotOf(page: Page, selectors: Record<string, string>, scroll:
   const scrollHandles = new Map<string, ElementHandle<Element>>()
   for (const [id, selector] of Object.entries(scroll)) scrollHandles.set(id, await grab(selector))
   const observation = { url: page.url(), elements: [], scroll: [], signature: '' } as unknown as Observation
-  return { observation, handles, scrollHandles, dispose: async () => {} }
+  return { observation, handles, scrollHandles, ready: Promise.resolve(), dispose: async () => {} }
 }
 
 function decide(operation: Decision['operation'], target?: string, option?: string): Decision {

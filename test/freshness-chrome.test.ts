@@ -23,6 +23,7 @@ async function setup(t: { teardown(fn: () => unknown): void }, html = FORM): Pro
   await page.setContent(html)
   const snapshot = await observe(page)
   t.teardown(() => snapshot.dispose())
+  await snapshot.ready
   const id = (name: string) => {
     const found = snapshot.observation.elements.find((element) => element.name === name)
     if (!found) throw new Error(`no element named ${name}`)

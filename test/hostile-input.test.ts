@@ -49,7 +49,7 @@ async function isolatedHandle(page: Page, selector: string): Promise<ElementHand
 }
 
 function snapshotOf(handle: ElementHandle<Element>): Snapshot {
-  return { observation: {} as Snapshot['observation'], handles: new Map([['e1', handle]]), scrollHandles: new Map(), dispose: async () => {} }
+  return { observation: {} as Snapshot['observation'], handles: new Map([['e1', handle]]), scrollHandles: new Map(), ready: Promise.resolve(), dispose: async () => {} }
 }
 
 async function repeat(t: { log(...values: unknown[]): void }, page: Page, url: string, runOnce: () => Promise<GoalResult>) {

@@ -44,9 +44,12 @@ async function reachesTop(frame: Frame, at: Point): Promise<Point | null> {
  * visible and reached by hit-testing at its centre (through every frame above it).
  */
 export async function checkFreshness(snapshot: Snapshot, actionId: string, options: FreshnessOptions = {}): Promise<Freshness> {
+  await snapshot.ready
   const element = elementById(snapshot.observation, actionId)
   const handle = snapshot.handles.get(actionId)
-  if (!element || !handle) return { fresh: false, reason: `unknown target ${actionId}` }
+  if (!element) return { fresh: false, reason: `unknown target ${actionId}` }
+  // Its node could not be taken from the page after the report: the document changed, or the frame did not answer in time.
+  if (!handle) return { fresh: false, reason: 'node not taken' }
   const request = {
     nodeId: element.nodeId,
     fingerprint: element.fingerprint,

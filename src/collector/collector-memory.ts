@@ -12,8 +12,10 @@ type Handle = ElementHandle<Element>
 
 /** What a snapshot hands the next observation. Whoever holds the memory releases its handles. */
 export interface CollectorMemory {
-  /** The handles the snapshot holds, by node ID. */
+  /** The handles the snapshot holds, by node ID, once `ready` has settled. */
   handles: Map<string, Handle>
+  /** Settles once `handles` is filled. */
+  ready: Promise<void>
   /** The points each frame passed up last time: its parent hit-tests them ahead of time. */
   framePoints: Map<Frame, Point[]>
   /** Each iframe element, looked up once while its frame lives. */
@@ -28,7 +30,7 @@ export interface CollectorSnapshot extends Snapshot {
 }
 
 function emptyMemory(): CollectorMemory {
-  return { handles: new Map(), framePoints: new Map(), owners: new Map(), listeners: new Map() }
+  return { handles: new Map(), framePoints: new Map(), owners: new Map(), listeners: new Map(), ready: Promise.resolve() }
 }
 
 /** Takes the previous snapshot's memory, leaving it empty so its dispose() releases nothing kept. */
@@ -95,6 +97,7 @@ export function forgetFrames(memory: CollectorMemory, frames: Set<Frame>): void 
 
 /** Releases everything a memory holds: node handles and iframe handles. */
 export async function releaseMemory(memory: CollectorMemory): Promise<void> {
+  await memory.ready
   const owners = await Promise.all(Array.from(memory.owners.values(), (owner) => owner.handle))
   const handles = [...new Set(memory.handles.values()), ...owners.filter((handle): handle is Handle => handle !== null)]
   for (const [frame, cache] of memory.listeners) releaseListeners(frame, cache)

@@ -105,10 +105,16 @@ export interface Observation {
 /** An observation plus what the executor needs to act on it. */
 export interface Snapshot {
   observation: Observation
-  /** Retained handle per snapshot action ID. */
+  /** Retained handle per snapshot action ID, once `ready` has settled. */
   handles: Map<string, ElementHandle<Element>>
-  /** Retained handle per scroll container ID (not the page). */
+  /** Retained handle per scroll container ID (not the page), once `ready` has settled. */
   scrollHandles: Map<string, ElementHandle<Element>>
+  /**
+   * Settles (never rejects) once the handles are in: the observation is handed on as soon as the page
+   * has reported, and the nodes it saw first are taken from the page while the model decides. A node
+   * whose handle could not be taken has none, and acting on it finds the target unknown.
+   */
+  ready: Promise<void>
   /** Releases every handle; called when the next snapshot replaces this one. */
   dispose(): Promise<void>
 }

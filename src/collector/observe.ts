@@ -6,10 +6,11 @@ import { finishedWithin } from '../base/deadline.ts'
 import { isDocumentGone, isHandleReleased } from '../base/gone.ts'
 import { log } from '../base/log.ts'
 import { PageGoneError } from '../errors.ts'
-import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
+import { callInFrame } from '../browser/page-script.ts'
 import { listenedElements, sameListened, type ListenedElement, type ListenerCache } from './click-listeners.ts'
 import { forgetFrames, ownerOf, release, releaseLater, releaseMemory, takeMemory, type CollectorMemory, type CollectorSnapshot } from './collector-memory.ts'
 import { mergeFrames, type PlacedFrame } from './merge.ts'
+import { takeHandles, type FrameHandles } from './take-handles.ts'
 import { shownFrames } from './shown-frames.ts'
 import { LIMITS } from './limits.ts'
 
@@ -19,6 +20,8 @@ import { LIMITS } from './limits.ts'
 // time; when they moved, the parent checks the new ones in one small extra call.
 // Handles: a snapshot holds one per offered node. The next observation takes over those of nodes it
 // offers again, so the page only sends nodes that are new, and only nodes that are gone are released.
+// The observation is handed on once the frames have reported; the new nodes are taken from the page
+// after that, while the model decides (take-handles.ts), and the snapshot's `ready` says when.
 // What one observation hands the next travels in the snapshot (its memory), never in module state.
 // The memory one observation hands the next is kept in collector-memory.ts.
 
@@ -30,6 +33,8 @@ export interface ObserveOptions {
 }
 
 type Handle = ElementHandle<Element>
+/** A handle of a frame's report, read once the frame's nodes are taken. */
+type Slot = () => Handle | undefined
 type Observe = ObserveRequest
 
 /** A point a frame passes up, and the element, blocker or scroller of which frame it stands for. */
@@ -46,8 +51,11 @@ interface FrameRun {
   children: FrameRun[]
   depth: number
   report?: FrameReport
+  /** Filled once `handles` settles. */
   elementHandles: Handle[]
   scrollHandles: Handle[]
+  /** Settles once the handles of the report's nodes are taken, or known not to come. */
+  handles?: Promise<void>
   /** Children whose iframe this frame was handed, in argument order. */
   asked: FrameRun[]
   /** What this frame saw of each child's iframe: its box, and hit results by point. */
@@ -64,54 +72,37 @@ function documentToken(): string {
 
 const key = (point: Point) => `${point[0]},${point[1]}`
 
-/** Runs the page script in a frame; nodes it does not send again come from `held`. */
-async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[], held: Map<string, Handle>): Promise<void> {
-  const result = await callHandleInFrame(run.frame, 'observe', request, ...owners)
-  const remote = result.remoteObject()
-  let json: unknown = remote.value
-  const sent: Handle[] = []
-  if (remote.type !== 'string') {
-    // The report and the new nodes: one more round trip.
-    try {
-      const properties = await result.getProperties()
-      json = await properties.get('0')?.jsonValue()
-      for (let i = 1; i < properties.size; i++) {
-        const handle = properties.get(String(i))?.asElement()
-        if (!handle) throw new Error(`The collector script returned a non-element at ${i} in frame ${run.frame.url()}`)
-        sent.push(handle as Handle)
-      }
-    } finally {
-      void result.dispose().catch(() => {})
-    }
-  }
+/** Runs the page script in a frame for its report, which comes back with the call's answer. */
+async function evaluateFrame(run: FrameRun, request: Observe, owners: Handle[]): Promise<void> {
+  const json: unknown = await callInFrame(run.frame, 'observe', request, ...owners)
   if (typeof json !== 'string') throw new Error(`The collector script returned no report in frame ${run.frame.url()}`)
-  const report = JSON.parse(json) as FrameReport
-  let next = 0
-  const handleFor = (item: { nodeId: string; held?: true }): Handle => {
-    const handle = item.held ? held.get(item.nodeId) : sent[next++]
-    if (!handle) throw new Error(`No handle for node ${item.nodeId} in frame ${run.frame.url()}`)
-    return handle
-  }
-  run.elementHandles = report.elements.map(handleFor)
-  // A field or list box that scrolls is an element and a scroller, sent twice: the snapshot keeps one
-  // handle per node, so the element's serves both and the copy goes.
-  const byNode = new Map(report.elements.map((element, i) => [element.nodeId, run.elementHandles[i]!]))
-  const copies: Handle[] = []
-  run.scrollHandles = report.scrollers.map((scroller) => {
-    const handle = handleFor(scroller)
-    const shared = byNode.get(scroller.nodeId)
-    if (!shared || shared === handle) return handle
-    copies.push(handle)
-    return shared
-  })
-  releaseLater(() => release(copies))
-  run.report = report
+  run.report = JSON.parse(json) as FrameReport
 }
 
-/** Waits for a child frame at most `frameTimeoutMs`; a late answer is released. */
+/**
+ * Takes the handles of a frame's report into the run, a child frame's within its bound. A frame whose
+ * nodes cannot be taken (its document replaced meanwhile) keeps none: the freshness check finds such
+ * a target stale ('node not taken'), and the page is observed again.
+ */
+async function runHandles(run: FrameRun, key: string, held: Map<string, Handle>): Promise<void> {
+  const taking = takeHandles(run.frame, run.report!, key, held)
+  try {
+    const late = (handles: FrameHandles) => release([...handles.elements, ...handles.scrollers])
+    if (run.parent && !(await finishedWithin(taking, LIMITS.frameTimeoutMs, late))) {
+      log('observe: the frame at %s did not give its nodes within %d ms', run.frame.url(), LIMITS.frameTimeoutMs)
+      return
+    }
+    const taken = await taking
+    run.elementHandles = taken.elements
+    run.scrollHandles = taken.scrollers
+  } catch (error) {
+    log('observe: the nodes of the frame at %s could not be taken: %s', run.frame.url(), error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** Waits for a child frame at most `frameTimeoutMs`. */
 async function withinFrameTimeout(run: FrameRun, evaluation: Promise<void>): Promise<void> {
-  const late = () => release([...run.elementHandles, ...run.scrollHandles])
-  if (await finishedWithin(evaluation, LIMITS.frameTimeoutMs, late)) return
+  if (await finishedWithin(evaluation, LIMITS.frameTimeoutMs)) return
   log('observe: the frame at %s did not answer within %d ms and is left out', run.frame.url(), LIMITS.frameTimeoutMs)
   run.report = undefined
 }
@@ -153,16 +144,9 @@ function isStale(error: unknown): boolean {
 
 /**
  * Whether the observation made with `last` stands, the listeners read meanwhile being the same; when
- * they are not, the nodes it obtained are released for the observation made again.
+ * they are not, the frame is observed again under the same key, and the page keeps that call's nodes.
  */
-async function guessed(
-  run: FrameRun,
-  held: Map<string, Handle>,
-  evaluation: Promise<void>,
-  lookup: Promise<ListenedElement[]>,
-  last: NonNullable<ListenerCache['used']>,
-  cache: ListenerCache,
-): Promise<boolean> {
+async function guessed(evaluation: Promise<void>, lookup: Promise<ListenedElement[]>, last: NonNullable<ListenerCache['used']>, cache: ListenerCache): Promise<boolean> {
   // A document replaced since (its kept handles gone) is observed once the lookup is back, as a first time is.
   const observed = await evaluation.then(
     () => true,
@@ -172,13 +156,7 @@ async function guessed(
     },
   )
   const listened = await lookup
-  if (observed && cache.pointerEverywhere === last.pointerEverywhere && sameListened(listened, last.listened)) return true
-  if (observed) {
-    const kept = new Set(held.values())
-    const obtained = [...run.elementHandles, ...run.scrollHandles].filter((handle) => !kept.has(handle))
-    releaseLater(() => release(obtained))
-  }
-  return false
+  return observed && cache.pointerEverywhere === last.pointerEverywhere && sameListened(listened, last.listened)
 }
 
 /** Runs the page script in one frame, handing it its children's iframes and their last points. */
@@ -208,6 +186,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       frameScroller: run.parent !== undefined,
       childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),
       held: [...held.keys()],
+      sendKey: randomBytes(6).toString('hex'),
       listenedKinds: [],
       pointerEverywhere: true,
     }
@@ -215,7 +194,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       request.listenedKinds = used.listened.map((element) => element.kinds)
       request.pointerEverywhere = used.pointerEverywhere
       // The listened elements go last: the page script takes the first `childPoints.length` as iframes.
-      return evaluateFrame(run, request, [...handles, ...used.listened.map((element) => element.handle)], held)
+      return evaluateFrame(run, request, [...handles, ...used.listened.map((element) => element.handle)])
     }
     // A child frame's listeners get a share of its time: on a busy renderer, a frame observed without
     // them is better than one left out. The lookup goes on, and the next observation has its answer.
@@ -226,7 +205,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       // The top frame is observed with what its last observation was handed while the listeners are read
       // again; only when they changed (seldom: a listener added with no change to the markup, or one on a
       // node that came or went) is it observed once more.
-      if (last && (await guessed(run, held, evaluateWith(last), lookup, last, cache))) return
+      if (last && (await guessed(evaluateWith(last), lookup, last, cache))) return
       const used = { listened: await lookup, pointerEverywhere: cache.pointerEverywhere }
       await evaluateWith(used)
       cache.used = used
@@ -251,6 +230,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
   }
   const report = run.report
   if (!report) return
+  run.handles = runHandles(run, request.sendKey, held)
   for (const kind of ['elements', 'blockers', 'scrollers'] as const) {
     report[kind].forEach((item, index) => run.sightings.push({ run, kind, index, point: item.at }))
   }
@@ -312,12 +292,15 @@ export async function observe(page: Page, options: ObserveOptions = {}): Promise
 }
 
 async function observeFrames(page: Page, popups: string[], memory: CollectorMemory): Promise<CollectorSnapshot> {
+  // The nodes the last observation first saw are held before this one tells the page which it holds.
+  await memory.ready
   const held = memory.handles
   const every = frameRuns(page)
   // A closed page, or its main frame detached soon after: nothing to observe, and no run to read below.
   if (page.isClosed() || every.length === 0) throw new PageGoneError('The page was closed, or the browser disconnected: there is no frame to observe.')
   const runs = await shownFrames(memory, every)
-  const obtained = () => new Set([...held.values(), ...runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])])
+  const taken = () => Promise.all(runs.map((run) => run.handles))
+  const obtained = () => runs.flatMap((run) => [...run.elementHandles, ...run.scrollHandles])
   try {
     await Promise.all(runs.map((run) => observeRun(memory, run, held)))
     const deepest = Math.max(...runs.map((run) => run.depth))
@@ -325,9 +308,9 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
       await Promise.all(runs.filter((run) => run.depth === depth).map((run) => passUp(memory, run)))
     }
   } catch (error) {
-    const handles = obtained()
-    releaseLater(() => release(handles))
+    const handles = [...held.values()]
     held.clear()
+    void taken().then(() => release(new Set([...handles, ...obtained()])))
     throw error
   } finally {
     // A frame left out for not being shown is still the page's: what is known of it is kept.
@@ -339,7 +322,7 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
   for (const sighting of top.sightings) shown.add(`${runs.indexOf(sighting.run)}:${sighting.kind}:${sighting.index}`)
 
   const topOrigin = origin(top.report!.url)
-  const placed: PlacedFrame<Handle>[] = []
+  const placed: PlacedFrame<Slot>[] = []
   const offsets = new Map<FrameRun, { x: number; y: number }>([[top, { x: 0, y: 0 }]])
   for (const run of runs) {
     const parentOffset = run.parent ? offsets.get(run.parent) : undefined
@@ -362,32 +345,46 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
         blockers: seen('blockers', run.report.blockers.length),
         scrollers: seen('scrollers', run.report.scrollers.length),
       },
-      elementHandles: run.elementHandles,
-      scrollHandles: run.scrollHandles,
+      elementHandles: run.report.elements.map((_, i) => () => run.elementHandles[i]),
+      scrollHandles: run.report.scrollers.map((_, i) => () => run.scrollHandles[i]),
     })
   }
 
   const merged = mergeFrames(placed, popups)
-  // What the new snapshot holds, by node ID; every other handle obtained or taken over is released.
-  const keep = new Map<string, Handle>()
-  for (const element of merged.observation.elements) keep.set(element.nodeId, merged.handles.get(element.id)!)
-  const offeredScrollers = new Set(merged.scrollHandles.values())
-  for (const frame of placed) {
-    frame.report.scrollers.forEach((scroller, i) => {
-      const handle = frame.scrollHandles[i]!
-      if (offeredScrollers.has(handle)) keep.set(scroller.nodeId, handle)
-    })
-  }
-  const kept = new Set(keep.values())
-  const unused = [...obtained()].filter((handle) => !kept.has(handle))
-  releaseLater(() => release(unused))
-
   const snapshot: CollectorSnapshot = {
     observation: merged.observation,
-    handles: merged.handles,
-    scrollHandles: merged.scrollHandles,
-    memory: { handles: keep, framePoints: memory.framePoints, owners: memory.owners, listeners: memory.listeners },
+    handles: new Map(),
+    scrollHandles: new Map(),
+    ready: Promise.resolve(),
+    memory: { handles: new Map(), framePoints: memory.framePoints, owners: memory.owners, listeners: memory.listeners, ready: Promise.resolve() },
     dispose: () => releaseMemory(snapshot.memory),
   }
+  // The report is the model's as soon as it is merged; the nodes it first saw come from the page meanwhile.
+  const next = snapshot.memory
+  snapshot.ready = next.ready = taken().then(() => {
+    for (const [id, slot] of merged.handles) {
+      const handle = slot()
+      if (handle) snapshot.handles.set(id, handle)
+    }
+    for (const [id, slot] of merged.scrollHandles) {
+      const handle = slot()
+      if (handle) snapshot.scrollHandles.set(id, handle)
+    }
+    // What the next observation holds, by node ID; every other handle obtained or taken over is released.
+    for (const element of merged.observation.elements) {
+      const handle = snapshot.handles.get(element.id)
+      if (handle) next.handles.set(element.nodeId, handle)
+    }
+    const offeredScrollers = new Set(snapshot.scrollHandles.values())
+    for (const frame of placed) {
+      frame.report.scrollers.forEach((scroller, i) => {
+        const handle = frame.scrollHandles[i]!()
+        if (handle && offeredScrollers.has(handle)) next.handles.set(scroller.nodeId, handle)
+      })
+    }
+    const kept = new Set(next.handles.values())
+    const unused = [...new Set([...held.values(), ...obtained()])].filter((handle) => !kept.has(handle))
+    releaseLater(() => release(unused))
+  })
   return snapshot
 }

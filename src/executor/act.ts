@@ -34,6 +34,7 @@ const CARRY_OUT: Record<PageOperation, (input: ActionInput) => Promise<ActionOut
 export async function act(input: ActionInput): Promise<ActionOutcome> {
   const { operation } = input.decision
   if (specOf(operation).ends) throw new Error(`The executor cannot carry out ${operation}: it is not an action on the page.`)
+  await input.snapshot.ready
   return CARRY_OUT[operation as PageOperation](input)
 }
 

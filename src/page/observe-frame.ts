@@ -134,18 +134,18 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
 }
 
 /**
- * Returns the FrameReport as JSON, or `[json, ...nodes]` with the element then scroller nodes that are
- * not `held`, in report order (one round trip less when every node is already held). `nodes` are
+ * Returns the FrameReport as JSON; the element and scroller nodes that are not `held` are kept for
+ * `takeSentNodes(request.sendKey)`, so that Node has the report with the call's answer. `nodes` are
  * the child frames' iframes (one per `childPoints` entry), then the elements Node saw a click, press or
  * touch listener on.
  */
-export function observe(request: ObserveRequest, ...nodes: Element[]): string | [string, ...Element[]] {
+export function observe(request: ObserveRequest, ...nodes: Element[]): string {
   const reg = registry(request.docToken)!
   const owners = nodes.slice(0, request.childPoints.length)
   const { listened, signals: inputSignals, pointer } = listenersByKind(nodes.slice(request.childPoints.length), request.listenedKinds)
   const watch = frameWatch()
   const reused = reusedReport(watch, request, nodes)
-  if (reused) return sendReport(reused, request.held)
+  if (reused) return sendReport(reused, request)
   const { kept, changed, removed } = takeChanges(watch)
   const walk = walkChanges(kept, changed, removed, listened)
   keepWalk(watch, walk, walk.walked)
@@ -242,5 +242,5 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string | 
     children,
   }
   keepReport(watch, request, nodes, report, elementNodes, scrollNodes)
-  return sendReport({ report, elementNodes, scrollNodes }, request.held)
+  return sendReport({ report, elementNodes, scrollNodes }, request)
 }

@@ -1,6 +1,7 @@
 import { focusedElement } from './capabilities.ts'
 import { localNameOf, scrollLeftOf, scrollTopOf } from './dom-safe.ts'
 import { nothingChangedSince, viewState, type FrameWatch } from './frame-watch.ts'
+import { keepSentNodes } from './sent-nodes.ts'
 import type { FrameReport, ObserveRequest } from './types.ts'
 
 // A frame that has not changed since its last observation is reported as it was, in a fraction of a
@@ -16,7 +17,7 @@ interface KeptReport {
   report: FrameReport
   elementNodes: Element[]
   scrollNodes: Element[]
-  /** The request it answered, but for what differs on every call (`held`, `docToken`). */
+  /** The request it answered, but for what differs on every call (`held`, `docToken`, `sendKey`). */
   request: string
   /** The iframes and listened elements it was handed. */
   nodes: Element[]
@@ -30,7 +31,7 @@ interface KeptReport {
 }
 
 function requestKey(request: ObserveRequest): string {
-  const { held: _held, docToken: _token, ...rest } = request
+  const { held: _held, docToken: _token, sendKey: _key, ...rest } = request
   return JSON.stringify(rest)
 }
 
@@ -115,9 +116,12 @@ export function lastObservationStands(watch: FrameWatch): boolean {
   return kept !== undefined && pageAsKept(watch, kept)
 }
 
-/** The report as JSON, or `[json, ...nodes]` with the element then scroller nodes Node does not hold, in report order. */
-export function sendReport(kept: Pick<KeptReport, 'report' | 'elementNodes' | 'scrollNodes'>, heldIds: readonly string[]): string | [string, ...Element[]] {
-  const held = new Set(heldIds)
+/**
+ * The report as JSON, its elements and scrollers that Node holds marked `held`. The nodes Node does not
+ * hold, elements then scrollers in report order, are kept under the request's `sendKey` for Node to take.
+ */
+export function sendReport(kept: Pick<KeptReport, 'report' | 'elementNodes' | 'scrollNodes'>, request: Pick<ObserveRequest, 'held' | 'sendKey'>): string {
+  const held = new Set(request.held)
   const sent: Element[] = []
   const { report } = kept
   const elements = report.elements.map((element, i) => {
@@ -130,6 +134,6 @@ export function sendReport(kept: Pick<KeptReport, 'report' | 'elementNodes' | 's
     sent.push(kept.scrollNodes[i]!)
     return scroller
   })
-  const json = JSON.stringify({ ...report, elements, scrollers })
-  return sent.length ? [json, ...sent] : json
+  keepSentNodes(request.sendKey, sent)
+  return JSON.stringify({ ...report, elements, scrollers })
 }

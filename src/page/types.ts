@@ -18,6 +18,8 @@ export interface ObserveRequest {
   childPoints: Point[][]
   /** Node IDs Node already holds a handle for: those nodes are not sent again. */
   held: string[]
+  /** Under which key the page keeps the nodes Node does not hold, until Node takes them (`takeSentNodes`). */
+  sendKey: string
   /** Characters of a field's value shown: enough to read a paragraph. */
   valueLimit: number
   /** Scroll containers reported, innermost first. */
