@@ -1,6 +1,8 @@
-import type { BrowserContext } from 'puppeteer-core'
+import type { BrowserContext, Page } from 'puppeteer-core'
+import type { Snapshot } from '../../src/collector/observation.ts'
+import { observe, type ObserveOptions } from '../../src/collector/observe.ts'
 
-// Time bounds: a fixture page that hangs (a busy loop, a load that never ends) or a goal that never
+// Time bounds, and whole observations: a fixture page that hangs (a busy loop, a load that never ends) or a goal that never
 // returns must cost the bench a bounded wait and a recorded failure, never the run.
 
 export class TimeoutError extends Error {
@@ -30,3 +32,10 @@ export async function closeContext(context: BrowserContext): Promise<void> {
 }
 
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** observe() until the snapshot's handles are in: the probes act on them, and its time is the whole observation's. */
+export async function observeWhole(page: Page, options?: ObserveOptions): Promise<Snapshot> {
+  const snapshot = await observe(page, options)
+  await snapshot.ready
+  return snapshot
+}

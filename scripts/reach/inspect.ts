@@ -1,10 +1,9 @@
 import type { Browser, ElementHandle, Page } from 'puppeteer-core'
-import { observe } from '../../src/collector/observe.ts'
 import type { Snapshot } from '../../src/collector/observation.ts'
 import { buildDecisionRequest } from '../../src/decision/decision-request.ts'
 import { messageOf } from '../common/message.ts'
 import { median } from '../common/stats.ts'
-import { closeContext, pause, within } from './bounded.ts'
+import { closeContext, observeWhole, pause, within } from './bounded.ts'
 import type { ReachCase } from './load-cases.ts'
 import { allByText, describe, findByText, fold, isField, offeredOf, type Offered } from './match.ts'
 import { recall, type Recall } from './recall.ts'
@@ -59,7 +58,7 @@ export async function inspectCase(browser: Browser, url: string, reachCase: Reac
     for (let run = 0; run < OBSERVATIONS; run++) {
       if (run > 0) await pause(OBSERVE_PAUSE_MS)
       const started = performance.now()
-      snapshot = await within(OBSERVE_TIMEOUT_MS, 'observe()', observe(opened.page, { previous: snapshot }))
+      snapshot = await within(OBSERVE_TIMEOUT_MS, 'observe()', observeWhole(opened.page, { previous: snapshot }))
       times.push(Math.round((performance.now() - started) * 10) / 10)
     }
     const observation = snapshot!.observation

@@ -1,8 +1,7 @@
 import type { Browser, BrowserContext, CDPSession, ElementHandle, Frame, Page } from 'puppeteer-core'
-import { observe } from '../../src/collector/observe.ts'
 import type { Snapshot } from '../../src/collector/observation.ts'
 import { messageOf } from '../common/message.ts'
-import { closeContext, pause, within } from './bounded.ts'
+import { closeContext, observeWhole, pause, within } from './bounded.ts'
 import { LOAD_TIMEOUT_MS } from './inspect.ts'
 import { describe, fold, type Offered } from './match.ts'
 import { armWatch, readWatch, startWatch } from './page-watch.ts'
@@ -166,7 +165,7 @@ async function idleNoise(page: Page): Promise<Map<string, string[]>> {
 }
 
 async function probeElement(tab: Tab, element: Offered, noise: Map<string, string[]>): Promise<Partial<Probe>> {
-  const snapshot = await within(OBSERVE_TIMEOUT_MS, 'observe()', observe(tab.page))
+  const snapshot = await within(OBSERVE_TIMEOUT_MS, 'observe()', observeWhole(tab.page))
   try {
     const found = findAgain(snapshot, element)
     const handle = found && snapshot.handles.get(found.id)
