@@ -1,5 +1,7 @@
 import test from 'ava'
-import { checkDom, layoutDom, observeDom, relayout } from './fixtures/collector/jsdom-layout.ts'
+import { checkDom, layoutDom, observeDom, OBSERVE, relayout } from './fixtures/collector/jsdom-layout.ts'
+import { callInDom } from './helpers/jsdom.ts'
+import type { FrameReport } from '../src/page/types.ts'
 
 // The page script on plain markup (jsdom, with a row-per-element layout): names, roles, operations,
 // state, caps, text, nearby text, forms, blockers and the freshness check.
@@ -225,6 +227,23 @@ test('node IDs stay with their nodes across observations; new nodes get new IDs'
   t.notDeepEqual(second[2]!.nodeId, first[1])
   t.notDeepEqual(second[0]!.nodeId, first[0])
   t.true(second.every((element) => element.nodeId.startsWith('d1:')), 'the document keeps its first token')
+})
+
+test('the nodes Node does not hold wait under the report\'s key, are given once, and only the last four reports\' are kept', (t) => {
+  const dom = layoutDom('<button>A</button><button>B</button><a href="/c">C</a>')
+  const all = observeDom(dom, { sendKey: 'first' })
+  t.deepEqual(all.nodes.map((node) => node.textContent), ['A', 'B', 'C'])
+  t.deepEqual(callInDom(dom, 'takeSentNodes', 'first'), [], 'given once')
+  const [a, b] = all.report.elements
+  // Held nodes are marked in the report and not kept again.
+  const json = callInDom(dom, 'observe', { ...OBSERVE, held: [a!.nodeId, b!.nodeId], sendKey: 'second' })
+  const report = JSON.parse(json) as FrameReport
+  t.deepEqual(report.elements.map((element) => element.held === true), [true, true, false])
+  t.deepEqual(callInDom(dom, 'takeSentNodes', 'second').map((node) => node.textContent), ['C'])
+  for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) callInDom(dom, 'observe', { ...OBSERVE, sendKey: key })
+  t.deepEqual(callInDom(dom, 'takeSentNodes', 'k1'), [], 'the oldest went once a fifth came')
+  t.is(callInDom(dom, 'takeSentNodes', 'k2').length, 3)
+  t.is(callInDom(dom, 'takeSentNodes', 'k5').length, 3)
 })
 
 test('the freshness check recomputes the same fingerprint and names what changed', (t) => {

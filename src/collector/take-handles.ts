@@ -26,9 +26,10 @@ export async function takeHandles(frame: Frame, report: FrameReport, key: string
     const nodes = await callHandleInFrame(frame, 'takeSentNodes', key)
     try {
       const properties = await nodes.getProperties()
-      for (let i = 0; i < properties.size; i++) {
-        const handle = properties.get(String(i))?.asElement()
+      for (const property of properties.values()) {
+        const handle = property.asElement()
         if (handle) sent.push(handle as Handle)
+        else void property.dispose().catch(() => {})
       }
     } finally {
       void nodes.dispose().catch(() => {})
