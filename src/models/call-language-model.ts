@@ -47,7 +47,7 @@ export async function generateJson<T>(request: JsonRequest<T>): Promise<T> {
         prompt: request.image
           ? [{ role: 'user', content: [{ type: 'text', text: request.prompt }, { type: 'file', mediaType: 'image/jpeg', data: request.image }] }]
           : request.prompt,
-        output: Output.object({ schema: request.schema }),
+        output: outputFor(request.schema),
         reasoning: settings.reasoning,
         maxOutputTokens: request.maxOutputTokens,
         // Retries are ours: every attempt is counted and Retry-After is capped.
@@ -57,6 +57,18 @@ export async function generateJson<T>(request: JsonRequest<T>): Promise<T> {
       return result.output as T
     },
   })
+}
+
+/**
+ * One output specification per schema, made once: making one converts the schema to JSON Schema, which
+ * cost about a millisecond on the way to a goal's first decision request (the checklist's request).
+ */
+const OUTPUTS = new WeakMap<z.ZodType, Output.Output>()
+
+function outputFor<T>(schema: z.ZodType<T>): Output.Output {
+  let output = OUTPUTS.get(schema)
+  if (!output) OUTPUTS.set(schema, (output = Output.object({ schema })))
+  return output
 }
 
 /** The same model, reporting each raw result before the SDK parses it (a rejected reply still cost tokens). */
