@@ -158,6 +158,8 @@ test('questions offer only the operations possible now, with one target head eac
   t.deepEqual(Object.keys((questions.scroll_down_target as { criteria: object }).criteria), ['page'])
   t.is(questions.risk?.type, 'boolean')
   t.regex((questions.risk as { instructions: string }).instructions, /payment.*purchase.*delete.*send/)
+  // The action is rated for what it is: a goal that asks for a purchase does not make it safe to skip approval.
+  t.regex((questions.risk as { instructions: string }).instructions, /whether or not the goal asks for it/)
 })
 
 test('scrolling is offered only in a direction something can scroll, containers included', (t) => {

@@ -110,7 +110,9 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   questions[RISK_QUESTION] = {
     type: 'boolean',
     instructions:
-      'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone?',
+      // Said outright: a model that discounted what the goal asks for would let such an action past the
+      // caller's approval without telling (a helper playing the model asked which reading was meant).
+      'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone? Answer for the action itself, whether or not the goal asks for it: the caller approves such actions.',
   }
 
   return { state: buildState(context, observation, elements), elements, questions, operations, heads, details }
