@@ -112,7 +112,7 @@ export interface Snapshot {
   /**
    * Settles (never rejects) once the handles are in: the observation is handed on as soon as the page
    * has reported, and the nodes it saw first are taken from the page while the model decides. A node
-   * whose handle could not be taken has none, and acting on it finds the target unknown.
+   * whose handle could not be taken has none: the freshness check finds its target stale ('node not taken').
    */
   ready: Promise<void>
   /** Releases every handle; called when the next snapshot replaces this one. */
