@@ -65,12 +65,18 @@ const viewOf = (observe: Observe) => new ObservedPage({} as Page, observe, runSi
 const now = (busy = false) => ({ quietMs: 20, inputAt: performance.now() - 20, busy: () => busy })
 const started = () => new Promise((resolve) => setTimeout(resolve, 10))
 
-test('an observation made while the page settled is kept when it stands, with the popups told after it', async (t) => {
-  const { observe, calls } = fakeObserver()
+/** A view observed once, then ahead after an input, the observation ahead under way. */
+async function observingAhead(fails?: (call: number) => boolean) {
+  const { observe, calls } = fakeObserver(fails)
   const view = viewOf(observe)
   await view.observe([])
   view.observeAhead(now())
   await started()
+  return { view, calls }
+}
+
+test('an observation made while the page settled is kept when it stands, with the popups told after it', async (t) => {
+  const { view, calls } = await observingAhead()
   const kept = (await view.observe(['https://popup.example/'], true)) as FakeSnapshot
   t.is(calls.length, 2)
   t.is(kept.name, 'snapshot 2')
@@ -80,11 +86,7 @@ test('an observation made while the page settled is kept when it stands, with th
 })
 
 test('one that does not stand hands its memory to the observation made again', async (t) => {
-  const { observe, calls } = fakeObserver()
-  const view = viewOf(observe)
-  await view.observe([])
-  view.observeAhead(now())
-  await started()
+  const { view, calls } = await observingAhead()
   const again = (await view.observe([], false)) as FakeSnapshot
   t.is(calls.length, 3)
   t.is(again.name, 'snapshot 3')
@@ -92,11 +94,7 @@ test('one that does not stand hands its memory to the observation made again', a
 })
 
 test('one that failed is observed again from the last observation', async (t) => {
-  const { observe, calls } = fakeObserver((call) => call === 2)
-  const view = viewOf(observe)
-  await view.observe([])
-  view.observeAhead(now())
-  await started()
+  const { view, calls } = await observingAhead((call) => call === 2)
   const again = (await view.observe([], true)) as FakeSnapshot
   t.deepEqual(
     calls.map((call) => call.name),
