@@ -66,7 +66,7 @@ export async function settle(page: Page, activity: PageActivity, frames: Frame[]
       return { observationStands: stands }
     }
     // What the new document or the responses render, in every frame the first quiet was waited for.
-    stands = await domQuiet(unique(waited), bounds, left(bounds.domMaxMs))
+    stands = await domQuiet(waited, bounds, left(bounds.domMaxMs))
   }
   return { observationStands: false }
 }
