@@ -89,7 +89,8 @@ export const OPERATIONS = {
   },
   TYPE_TEXT: {
     target: { kind: 'element', capability: 'type' },
-    criterion: 'type a value into a field',
+    // Said outright: helpers playing the model asked whether typing adds to a value, and answered "" to empty a field.
+    criterion: 'type a value into a field, in place of what it holds (the value is written next; to empty a field, PRESS Control+A, then Backspace)',
     targetQuestion: 'which field should be typed into? IDs are state.elements[].id.',
     input: true,
     activates: false,

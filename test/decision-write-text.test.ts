@@ -59,6 +59,13 @@ test('writes the value from exactly {"text": …} with a 1,024-token budget and 
   t.like(ledger.calls[0], { purpose: 'text', inputTokens: 40, outputTokens: 8 })
 })
 
+test('the model is told that its text replaces the field\'s value and cannot be empty (an empty reply fails closed)', async (t) => {
+  const { model, run } = write('{"text":"bmw x3"}')
+  await run
+  const system = model.doGenerateCalls[0]!.prompt.find((message) => message.role === 'system')
+  t.regex(String(system?.content), /replaces what the field holds, and cannot be empty/)
+})
+
 test('reasoning is used when the option sets it', async (t) => {
   const { model, run } = write('{"text":"a"}', { reasoning: 'low' })
   await run

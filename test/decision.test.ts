@@ -148,6 +148,8 @@ test('questions offer only the operations possible now, with one target head eac
   t.deepEqual(Object.keys(operation.criteria), OFFERED)
   t.is(operation.criteria.CLICK, null, 'options carry descriptions only where needed')
   t.is(typeof operation.criteria.DONE, 'string')
+  // Typing replaces a value; emptying a field is a key press, since a typed value cannot be empty.
+  t.regex(String(operation.criteria.TYPE_TEXT), /in place of what it holds.*to empty a field, PRESS Control\+A, then Backspace/)
   const click = questions.click_target as { instructions: string; criteria: Record<string, unknown> }
   t.deepEqual(Object.keys(click.criteria), ['e1', 'e3'])
   t.regex(click.instructions, /^If the operation is CLICK:/)

@@ -33,6 +33,7 @@ const INSTRUCTIONS = [
   'You write the exact text to type into one field of a web page, to move it toward the goal.',
   'Take values from the goal. When the goal says to copy or use something shown on the page, take it from the page text or from the other fields\' values (other_fields), exactly as shown.',
   'Do not invent personal information.',
+  'The text replaces what the field holds, and cannot be empty.',
   'Reply with exactly one JSON object {"text": "..."} and nothing else.',
 ].join('\n')
 
