@@ -95,7 +95,9 @@ for (const [name, reply] of failClosed) {
   test(`fails closed on ${name}`, async (t) => {
     const { model, run } = write(reply)
     const error = await t.throwsAsync(run)
-    t.regex(error!.name, /AI_NoObjectGeneratedError|AI_NoOutputGeneratedError/)
+    // Said with the field and what was wrong; the SDK's error stays the cause.
+    t.regex(error!.message, /^The text model gave no usable value to type into "Search" \(.+\): nothing was typed\.$/)
+    t.regex((error!.cause as Error).name, /AI_NoObjectGeneratedError|AI_NoOutputGeneratedError/)
     t.is(model.doGenerateCalls.length, 1, 'never retried')
   })
 }

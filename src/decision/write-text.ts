@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { generateJson, type LanguageSettings } from '../models/call-language-model.ts'
+import { invalidReplyReason, isInvalidReply } from '../models/invalid-reply.ts'
 import type { Ledger } from '../base/ledger.ts'
 import { listPlaceholders, type Secret } from '../secrets/placeholders.ts'
 import type { RecentAction } from './decision.ts'
@@ -65,15 +66,23 @@ export interface WrittenText {
 export async function writeText(input: WriteTextInput): Promise<WrittenText> {
   const started = performance.now()
   const placeholders = listPlaceholders(input.settings.secrets)
-  const reply = await generateJson({
-    settings: input.settings,
-    ledger: input.ledger,
-    purpose: 'text',
-    instructions: placeholders.length > 0 ? `${INSTRUCTIONS}\n${SECRET_INSTRUCTIONS}` : INSTRUCTIONS,
-    prompt: JSON.stringify(textPrompt({ ...input, placeholders })),
-    schema: replySchema,
-    maxOutputTokens: TEXT_MAX_OUTPUT_TOKENS,
-  })
+  let reply: z.infer<typeof replySchema>
+  try {
+    reply = await generateJson({
+      settings: input.settings,
+      ledger: input.ledger,
+      purpose: 'text',
+      instructions: placeholders.length > 0 ? `${INSTRUCTIONS}\n${SECRET_INSTRUCTIONS}` : INSTRUCTIONS,
+      prompt: JSON.stringify(textPrompt({ ...input, placeholders })),
+      schema: replySchema,
+      maxOutputTokens: TEXT_MAX_OUTPUT_TOKENS,
+    })
+  } catch (error) {
+    if (!isInvalidReply(error)) throw error
+    // The SDK's own message ("No object generated: response did not match schema.") names neither the
+    // field nor what was wrong with the reply.
+    throw new Error(`The text model gave no usable value to type into "${clip(input.target.name, 80)}" (${invalidReplyReason(error as Error)}): nothing was typed.`, { cause: error })
+  }
   return { text: reply.text, textMs: Math.round(performance.now() - started) }
 }
 
