@@ -121,7 +121,7 @@ export const OPERATIONS = {
       instructions: 'If the operation is PRESS: which key should be pressed? Enter, Escape, Tab, arrows, Space… as a person would in that field or widget.',
     },
     criterion: 'press a key in a field or widget (Enter without submitting a form, Escape to close, arrows to move, Tab, Backspace…)',
-    targetQuestion: `which element should receive the key? IDs are state.elements[].id; "${FOCUSED_TARGET}" sends it to what holds focus now (state.elements[].focused).`,
+    targetQuestion: `which element should receive the key? IDs are state.elements[].id; "${FOCUSED_TARGET}" sends it to what holds focus now (state.elements[].focused), or to the page itself when no element holds it.`,
     input: true,
     activates: true,
     ends: false,

@@ -158,6 +158,8 @@ test('questions offer only the operations possible now, with one target head eac
   t.deepEqual(Object.keys((questions.select_target as { criteria: object }).criteria), ['e4:o2'], 'the selected option is not offered')
   t.regex((questions.select_target as { instructions: string }).instructions, /^If the operation is SELECT:/)
   t.deepEqual(Object.keys((questions.scroll_down_target as { criteria: object }).criteria), ['page'])
+  // A helper playing the model asked where a key sent to `page` goes before anything holds focus.
+  t.regex((questions.press_target as { instructions: string }).instructions, /or to the page itself when no element holds it/)
   t.is(questions.risk?.type, 'boolean')
   t.regex((questions.risk as { instructions: string }).instructions, /payment.*purchase.*delete.*send/)
   // The action is rated for what it is: a goal that asks for a purchase does not make it safe to skip approval.
