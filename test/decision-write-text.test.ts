@@ -154,6 +154,16 @@ test('the request carries the page text and the other fields’ values, and says
   t.notRegex(instructions, /placeholder/, 'no secrets, no word of them')
 })
 
+test('a date or time field carries the format its value is written in; a text field none', (t) => {
+  const departure = observedElement('e1', { role: 'textbox', name: 'Depart', tag: 'input', type: 'date', value: '', operations: ['type'] })
+  const at = observedElement('e2', { role: 'textbox', name: 'At', tag: 'input', type: 'time', value: '', operations: ['type'] })
+  const observation = pageObservation({ url: 'https://air.test/', elements: [departure, at, field] })
+  const format = (target: typeof field) => (textPrompt({ goal: 'Fly on 20 June at half past two.', observation, target, recent: [] }).field as { format?: string }).format
+  t.is(format(departure), 'YYYY-MM-DD')
+  t.is(format(at), 'hh:mm')
+  t.is(format(field), undefined)
+})
+
 test('at most 30 other fields are carried, each value clipped', (t) => {
   const elements = Array.from({ length: 40 }, (_, i) =>
     observedElement(`e${i + 1}`, { role: 'textbox', name: `Field ${i + 1}`, tag: 'input', type: 'text', value: `${i + 1}:${'v'.repeat(1_000)}`, operations: ['type'] }),

@@ -170,6 +170,30 @@ test('TYPE_TEXT replaces the content of an editing host', async (t) => {
   t.is(await text(page, '#note'), 'final words')
 })
 
+const DATE_FIELD = `<input id="day" type="date" value="2025-06-12"><p id="out"></p>
+  <script>
+    const day = document.querySelector('#day')
+    for (const type of ['input', 'change']) day.addEventListener(type, () => { document.querySelector('#out').textContent += type + ' ' + day.value + ';' })
+  </script>`
+
+test('TYPE_TEXT sets a date field whole, with the input and change events its picker sends', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(DATE_FIELD)
+  const outcome = await run(page, await snapshotOf(page, { e1: '#day' }), decide('TYPE_TEXT', 'e1'), { text: '2025-06-20' })
+  t.true(outcome.acted)
+  t.is(await page.$eval('#day', (element) => (element as HTMLInputElement).value), '2025-06-20')
+  t.is(await text(page), 'input 2025-06-20;change 2025-06-20;')
+})
+
+test('TYPE_TEXT refuses a date written in another format: the field keeps its value and the reason gives the format', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(DATE_FIELD)
+  const outcome = await run(page, await snapshotOf(page, { e1: '#day' }), decide('TYPE_TEXT', 'e1'), { text: '06/20/2025' })
+  t.deepEqual(outcome, { acted: false, stale: 'a date field takes its value written as YYYY-MM-DD, which "06/20/2025" is not' })
+  t.is(await page.$eval('#day', (element) => (element as HTMLInputElement).value), '2025-06-12')
+  t.is(await text(page), '', 'no event for a value that did not go in')
+})
+
 test('TYPE_TEXT checks again after focus: a target that went stale then gets no text', async (t) => {
   const page = await open(t)
   let calls = 0

@@ -5,6 +5,7 @@ import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { generateJson, type LanguageSettings } from '../models/call-language-model.ts'
 import { invalidReplyReason, isInvalidReply } from '../models/invalid-reply.ts'
 import type { Ledger } from '../base/ledger.ts'
+import { DATE_FORMATS } from '../page/date-formats.ts'
 import { listPlaceholders, type Secret } from '../secrets/placeholders.ts'
 import type { RecentAction } from './decision.ts'
 import { compact } from '../base/compact.ts'
@@ -96,6 +97,8 @@ export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 
     role: target.role,
     name: target.name,
     type: target.type,
+    // A date or time field's value has one written form, whatever the page shows.
+    format: target.type === undefined ? undefined : DATE_FORMATS.get(target.type),
     value: target.value,
     form: target.form,
     nearby: target.nearby,

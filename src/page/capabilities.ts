@@ -1,4 +1,5 @@
 import type { ElementCapability } from '../operations.ts'
+import { DATE_FORMATS } from './date-formats.ts'
 import { attributeOf, childrenOf, hasAttr, localNameOf, ownerDocumentOf, parentElementOf, shadowRootOf } from './dom-safe.ts'
 import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
@@ -11,7 +12,7 @@ import { hasHandlerAttribute } from './script-controls.ts'
 // shows another element is a menu or tooltip opening on hover). Nothing runs in the page's world.
 
 const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number'])
-const DATE_INPUTS = new Set(['date', 'time', 'datetime-local', 'month', 'week'])
+const DATE_INPUTS = new Set(DATE_FORMATS.keys())
 /** Form fields, which a listener on the press never makes draggable. */
 const FORM_FIELDS = new Set(['input', 'textarea', 'select'])
 

@@ -1,4 +1,5 @@
 import { focusedElement } from './capabilities.ts'
+import { DATE_FORMATS } from './date-formats.ts'
 import {
   attributeOf,
   clientHeightOf,
@@ -60,6 +61,10 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
   const read = (): string => (isField ? (element as HTMLInputElement).value : (innerTextOf(editable) ?? textContentOf(editable) ?? ''))
   const isPassword = (): boolean => tag === 'INPUT' && (element as HTMLInputElement).type === 'password'
   const passwordBefore = isPassword()
+  // A date or time field takes no typed text: its value is set whole, as its picker sets it.
+  const dateType = tag === 'INPUT' ? (element as HTMLInputElement).type : ''
+  const dateFormat = DATE_FORMATS.get(dateType)
+  const valueBefore = read()
   if (isField) {
     const field = element as HTMLInputElement
     try {
@@ -85,8 +90,13 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
     if (isField) {
       const proto = Object.getPrototypeOf(element) as object
       const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set
-      if (setter) setter.call(element, text)
-      else (element as HTMLInputElement).value = text
+      const setValue = (value: string) => (setter ? setter.call(element, value) : ((element as HTMLInputElement).value = value))
+      setValue(text)
+      // The browser empties a date or time field given a value in another format: it keeps its value then.
+      if (dateFormat !== undefined && read() === '' && text.trim() !== '') {
+        setValue(valueBefore)
+        return { ok: false, reason: `a ${dateType} field takes its value written as ${dateFormat}, which ${JSON.stringify(text.slice(0, 40))} is not` }
+      }
     } else {
       element.textContent = text
     }
@@ -97,6 +107,8 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
         ? new InputEventCtor('input', { bubbles: true, composed: true, inputType: 'insertText', data: text })
         : new (view ? view.Event : Event)('input', { bubbles: true, composed: true }),
     )
+    // A picker commits its value with a change event too, which pages listen for more than for input.
+    if (dateFormat !== undefined) element.dispatchEvent(new (view ? view.Event : Event)('change', { bubbles: true }))
   }
   const value = read().replace(/\n$/, '')
   return passwordBefore || isPassword() ? { ok: true, value, password: true } : { ok: true, value }
