@@ -79,6 +79,15 @@ test('unnamed controls take their title, button value, description, then their i
   ])
 })
 
+test('a part laid out as a box of its own is a word apart in a name; plain inline parts stay joined', (t) => {
+  // A plan's badge styled inline-block beside its name, as JSX writes them (no space between the spans).
+  const report = observe(`
+    <button><span>Team</span><span style="display:inline-block; margin-left:6px">Most popular</span></button>
+    <button><span>Pro</span><span>fessional</span></button>
+  `)
+  t.deepEqual(report.elements.map((element) => element.name), ['Team Most popular', 'Professional'])
+})
+
 test('alt text and the same visible text are read once; labels of duplicated IDs once', (t) => {
   const report = observe(`
     <a href="/c/appliances"><img alt="APPLIANCES" src="a.jpg"><span>APPLIANCES</span></a>

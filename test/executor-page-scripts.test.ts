@@ -144,3 +144,37 @@ test('waitForDomQuiet gives up at its bound on a page that never stops changing'
   dom.window.clearInterval(timer)
   t.true(mutations >= 1)
 })
+
+test('in a document already observed, a region the input made aria-busy holds the wait for quiet until it is no longer busy', async (t) => {
+  const dom = makeDom('<ul id="list"></ul><button>Load more</button>')
+  const doc = dom.window.document
+  const list = doc.getElementById('list')!
+  observeDom(dom)
+  // The input, 5 ms before the wait: the page marks the list busy and fills it 150 ms later.
+  list.setAttribute('aria-busy', 'true')
+  dom.window.setTimeout(() => {
+    list.innerHTML = '<li>Episode 7</li>'
+    list.setAttribute('aria-busy', 'false')
+  }, 150)
+  const started = performance.now()
+  const { mutations } = await callInDom(dom, 'waitForDomQuiet', 20, 2_000, 5)
+  t.true(performance.now() - started >= 140, 'not over at the first quiet 20 ms')
+  t.is(list.textContent, 'Episode 7')
+  t.true(mutations >= 2)
+})
+
+test('a region busy since before the input does not hold the wait; one busy past the bound ends it at the bound', async (t) => {
+  const dom = makeDom('<p id="ticker"></p><ul id="list"></ul>')
+  const doc = dom.window.document
+  const later = (ms: number) => new Promise((resolve) => dom.window.setTimeout(resolve, ms))
+  observeDom(dom)
+  doc.getElementById('ticker')!.setAttribute('aria-busy', 'true')
+  await later(60)
+  let started = performance.now()
+  await callInDom(dom, 'waitForDomQuiet', 20, 2_000, 5)
+  t.true(performance.now() - started < 1_000, 'the ticker was busy before the input')
+  doc.getElementById('list')!.setAttribute('aria-busy', 'true')
+  started = performance.now()
+  await callInDom(dom, 'waitForDomQuiet', 20, 300, 5)
+  t.true(performance.now() - started >= 290, 'held to the bound by the list the input made busy')
+})

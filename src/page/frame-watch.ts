@@ -1,3 +1,4 @@
+import { noteBusy, type BusyRegions } from './busy-regions.ts'
 import { nodeTypeOf } from './dom-safe.ts'
 import { boxless, type Placement } from './layout.ts'
 import type { Found, KeptWalk } from './page-walk.ts'
@@ -31,6 +32,8 @@ export interface FrameWatch {
   /** When the last mutation was seen (performance.now()), and how many were, for the wait for DOM quiet. */
   mutatedAt: number
   mutationCount: number
+  /** Regions seen becoming `aria-busy`, for the wait for DOM quiet. */
+  busy: BusyRegions
   /** Bumped by every change seen; a drawn frame catches up with it. */
   changes: number
   drawnAt: number
@@ -104,8 +107,12 @@ function changedRoot(watch: FrameWatch, record: MutationRecord): void {
 
 function noteMutations(watch: FrameWatch, records: MutationRecord[]): void {
   if (!records.length) return
-  for (const record of records) changedRoot(watch, record)
-  watch.mutatedAt = performance.now()
+  const now = performance.now()
+  for (const record of records) {
+    changedRoot(watch, record)
+    noteBusy(watch.busy, record, now)
+  }
+  watch.mutatedAt = now
   watch.mutationCount += records.length
   askFrame(watch)
 }
@@ -124,6 +131,7 @@ function startWatch(): FrameWatch {
     viewport: typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => place(watch, entries), { root: document }) : undefined,
     mutatedAt: -Infinity,
     mutationCount: 0,
+    busy: new Map(),
     changes: 1,
     drawnAt: 0,
     drawn: '',
@@ -183,11 +191,11 @@ export function nothingChangedSince(watch: FrameWatch, changes: number): boolean
  * When the document last mutated and how many mutations it has seen, once it has been observed (its
  * watch sees into its shadow roots too); undefined before.
  */
-export function mutationsSeen(): { at: number; count: number } | undefined {
+export function mutationsSeen(): { at: number; count: number; busy: BusyRegions } | undefined {
   const watch = startedWatch()
   if (!watch) return undefined
   noteMutations(watch, watch.mutations.takeRecords())
-  return { at: watch.mutatedAt, count: watch.mutationCount }
+  return { at: watch.mutatedAt, count: watch.mutationCount, busy: watch.busy }
 }
 
 /**

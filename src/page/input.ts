@@ -1,3 +1,4 @@
+import { busySince } from './busy-regions.ts'
 import { focusedElement } from './capabilities.ts'
 import { DATE_FORMATS } from './date-formats.ts'
 import {
@@ -241,11 +242,13 @@ function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, since
       const seen = mutationsSeen()!
       const now = performance.now()
       const last = Math.max(input, seen.at)
-      if (now - last >= quietMs || now - start >= maxMs) {
+      const quiet = now - last >= quietMs
+      // Quiet while a region the input made busy is still shown busy is not quiet: the page said so.
+      if ((quiet && !busySince(seen.busy, input)) || now - start >= maxMs) {
         resolve({ mutations: seen.count - countBefore, observationStands: lastObservationStands(watch) })
         return
       }
-      setTimeout(check, Math.max(1, quietMs - (now - last)))
+      setTimeout(check, quiet ? quietMs : Math.max(1, quietMs - (now - last)))
     }
     check()
   })

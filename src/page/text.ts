@@ -111,9 +111,13 @@ export function hash(text: string): string {
 
 const blocks = callCache<Element, boolean>()
 
-/** A `span` styled `display: block` (a card's caption under its title) is a line of its own: its words are apart. */
+/**
+ * A `span` styled `display: block` (a card's caption under its title) is a line of its own, and one
+ * styled `inline-block` (a "Most popular" badge beside a plan's name) a box of its own: either way its
+ * words are apart from those beside it, as Chrome's accessible names have them.
+ */
 function laidOutAsBlock(el: Element): boolean {
-  return remembered(blocks, el, (node) => /^(?:block|flex|grid|flow-root|list-item|table)/.test(getComputedStyle(node).display))
+  return remembered(blocks, el, (node) => /^(?:inline-)?(?:block|flex|grid|table)|^(?:flow-root|list-item)/.test(getComputedStyle(node).display))
 }
 
 /**
