@@ -3,6 +3,7 @@ import type { ElementHandle, Page } from 'puppeteer-core'
 import type { Observation, ObservedElement, Snapshot } from '../src/collector/observation.ts'
 import type { Decision } from '../src/decision/decision.ts'
 import { frameSession, isolatedWorld } from '../src/browser/isolated-world.ts'
+import { observe } from '../src/collector/observe.ts'
 import { act, type CheckFreshness } from '../src/executor/act.ts'
 import { watchActivity } from '../src/executor/page-activity.ts'
 import { watchPageEvents } from '../src/executor/page-events.ts'
@@ -168,6 +169,24 @@ test('TYPE_TEXT replaces the content of an editing host', async (t) => {
   const page = await open(t)
   await run(page, await snapshotOf(page, { e1: '#note' }), decide('TYPE_TEXT', 'e1'), { text: 'final words' })
   t.is(await text(page, '#note'), 'final words')
+})
+
+test('settling waits while the list the click made aria-busy loads on a timer, not for the first 20 ms of quiet', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<ul id="list"><li>Episode 1</li></ul><button id="more">Load more</button>
+    <script>
+      document.querySelector('#more').addEventListener('click', () => {
+        const list = document.querySelector('#list')
+        list.setAttribute('aria-busy', 'true')
+        setTimeout(() => { list.insertAdjacentHTML('beforeend', '<li>Episode 2</li>'); list.removeAttribute('aria-busy') }, 300)
+      })
+    </script>`)
+  // The page was observed for the decision, as in a run: its watch sees the list become busy after that.
+  const observed = await observe(page)
+  t.teardown(() => observed.dispose())
+  const outcome = await run(page, await snapshotOf(page, { e1: '#more' }), decide('CLICK', 'e1'))
+  t.true(outcome.acted)
+  t.is(await text(page, '#list'), 'Episode 1Episode 2')
 })
 
 const DATE_FIELD = `<input id="day" type="date" value="2025-06-12"><p id="out"></p>

@@ -2,8 +2,9 @@ import { attributeOf, canCheckVisibility, checkVisibility, isConnectedNode, matc
 
 // Regions the page marks `aria-busy="true"` while it updates them (a list loading more items, a form
 // sending): the wait for DOM quiet after an input goes on while one the input made busy is shown, since
-// the page has said that what it shows there is not final. One busy before the input (a ticker that is
-// always loading) does not hold the wait: only when a region became busy is kept.
+// the page has said that what it shows there is not final. One already busy when the page was observed
+// for the input's decision (a ticker that is always loading) does not hold the wait: when each region
+// became busy is kept for that.
 
 const BUSY = '[aria-busy="true"]'
 /** Regions remembered at once: a page that marks thousands busy costs a bounded map. */

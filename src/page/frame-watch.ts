@@ -34,6 +34,8 @@ export interface FrameWatch {
   mutationCount: number
   /** Regions seen becoming `aria-busy`, for the wait for DOM quiet. */
   busy: BusyRegions
+  /** When the document was last observed (performance.now()), oldest first. */
+  observedAt: number[]
   /** Bumped by every change seen; a drawn frame catches up with it. */
   changes: number
   drawnAt: number
@@ -44,6 +46,11 @@ export interface FrameWatch {
 
 const KEY = Symbol.for('puppeteer-agent.frame-watch')
 const MUTATIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true }
+/**
+ * Observation times kept: the one an input was decided on, and those made while it settles (an
+ * observation is made ahead then).
+ */
+const OBSERVED_TIMES = 4
 /** Changed roots kept between two observations: a page that never stops changing costs one whole walk, not a growing list. */
 const MAX_CHANGED = 200
 /** Nodes followed per document: past this, the rest are measured each time, as without a watch. */
@@ -132,6 +139,7 @@ function startWatch(): FrameWatch {
     mutatedAt: -Infinity,
     mutationCount: 0,
     busy: new Map(),
+    observedAt: [],
     changes: 1,
     drawnAt: 0,
     drawn: '',
@@ -191,11 +199,22 @@ export function nothingChangedSince(watch: FrameWatch, changes: number): boolean
  * When the document last mutated and how many mutations it has seen, once it has been observed (its
  * watch sees into its shadow roots too); undefined before.
  */
-export function mutationsSeen(): { at: number; count: number; busy: BusyRegions } | undefined {
+export function mutationsSeen(): { at: number; count: number } | undefined {
   const watch = startedWatch()
   if (!watch) return undefined
   noteMutations(watch, watch.mutations.takeRecords())
-  return { at: watch.mutatedAt, count: watch.mutationCount, busy: watch.busy }
+  return { at: watch.mutatedAt, count: watch.mutationCount }
+}
+
+/** Notes that the document is observed now (performance.now()), keeping the last few times. */
+export function noteObserved(watch: FrameWatch): void {
+  watch.observedAt.push(performance.now())
+  if (watch.observedAt.length > OBSERVED_TIMES) watch.observedAt.shift()
+}
+
+/** When the document was last observed before `time`; -Infinity when it was not. */
+export function observedBefore(watch: FrameWatch, time: number): number {
+  return watch.observedAt.findLast((at) => at < time) ?? -Infinity
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 } from './dom-safe.ts'
 import { listOptions } from './dom.ts'
 import { formOf } from './forms.ts'
-import { mutationsSeen, startedWatch, type FrameWatch } from './frame-watch.ts'
+import { mutationsSeen, observedBefore, startedWatch, type FrameWatch } from './frame-watch.ts'
 import { lastObservationStands } from './reused-report.ts'
 import { collapse } from './text.ts'
 
@@ -236,6 +236,9 @@ export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0
 function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, sinceInputMs: number): Promise<Quiet> {
   const start = performance.now()
   const input = start - sinceInputMs
+  // Regions that became busy after the page was seen for the input's decision: the input's, whatever
+  // the lag between its delivery and the time Node took for it.
+  const shown = observedBefore(watch, input)
   const countBefore = mutationsSeen()!.count
   return new Promise((resolve) => {
     const check = () => {
@@ -244,7 +247,7 @@ function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, since
       const last = Math.max(input, seen.at)
       const quiet = now - last >= quietMs
       // Quiet while a region the input made busy is still shown busy is not quiet: the page said so.
-      if ((quiet && !busySince(seen.busy, input)) || now - start >= maxMs) {
+      if ((quiet && !busySince(watch.busy, shown)) || now - start >= maxMs) {
         resolve({ mutations: seen.count - countBefore, observationStands: lastObservationStands(watch) })
         return
       }

@@ -8,7 +8,7 @@ import { usePlacements, vh, vw } from './layout.ts'
 import { isCandidate } from './names.ts'
 import { useHeadings } from './nearby.ts'
 import { copyFound, walkChanges, type Found } from './page-walk.ts'
-import { frameWatch, keepWalk, takeChanges, trustedPlacements } from './frame-watch.ts'
+import { frameWatch, keepWalk, noteObserved, takeChanges, trustedPlacements } from './frame-watch.ts'
 import { offer, type Visible } from './offer.ts'
 import { pointerCursor, pointerOwner } from './script-controls.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
@@ -144,6 +144,7 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string {
   const owners = nodes.slice(0, request.childPoints.length)
   const { listened, signals: inputSignals, pointer } = listenersByKind(nodes.slice(request.childPoints.length), request.listenedKinds)
   const watch = frameWatch()
+  noteObserved(watch)
   const reused = reusedReport(watch, request, nodes)
   if (reused) return sendReport(reused, request)
   const { kept, changed, removed } = takeChanges(watch)
