@@ -81,6 +81,26 @@ test('the state a person reads: pressed, selected, expanded, current, checked, a
   t.like(named.get('blue'), { role: 'option', state: { selected: false } })
 })
 
+test('a column header says how the table is sorted by it, on the header or on its sort button; options say their group', (t) => {
+  const elements = offered(`
+    <table><thead><tr>
+      <th aria-sort="descending"><button>Price</button></th>
+      <th aria-sort="none"><button>Name</button></th>
+      <th role="columnheader" aria-sort="ascending" tabindex="0" onclick="">Rating</th>
+    </tr></thead><tbody><tr><td>£229</td><td>Aero 13</td><td>4.5</td></tr></tbody></table>
+    <select aria-label="Time zone"><optgroup label="Asia"><option>(GMT+05:30) India Standard Time - Kolkata, Chennai</option><option>(GMT+09:00) Tokyo</option></optgroup><option>UTC</option></select>
+  `)
+  const named = new Map(elements.map((element) => [element.name, element]))
+  t.deepEqual(named.get('Price')!.state, { sort: 'descending' })
+  t.is(named.get('Name')!.state, undefined, 'aria-sort="none" says nothing')
+  t.deepEqual(named.get('Rating')!.state, { sort: 'ascending' })
+  t.deepEqual(named.get('Time zone')!.options!.map((option) => [option.label, option.group]), [
+    ['(GMT+05:30) India Standard Time - Kolkata, Chennai', 'Asia'],
+    ['(GMT+09:00) Tokyo', 'Asia'],
+    ['UTC', undefined],
+  ])
+})
+
 test('a toolbar between a heading and an editor is read past: the heading names the editor', (t) => {
   const elements = offered(`
     <h3>What did you expect to happen?</h3>

@@ -32,7 +32,7 @@ function observation(overrides: Partial<Observation> = {}): Observation {
         operations: ['select'],
         options: [
           { id: 'o1', label: 'Relevance', value: 'rel', selected: true },
-          { id: 'o2', label: 'Price', value: 'price', selected: false },
+          { id: 'o2', label: 'Price', value: 'price', selected: false, group: 'Order' },
         ],
       }),
     ],
@@ -128,7 +128,7 @@ test('the state carries goal, page, elements and recent actions told by name', (
     name: 'Sort',
     options: [
       { id: 'o1', label: 'Relevance', selected: true },
-      { id: 'o2', label: 'Price' },
+      { id: 'o2', label: 'Price', group: 'Order' },
     ],
   })
   t.deepEqual(state.recent_actions, [

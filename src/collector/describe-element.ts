@@ -17,7 +17,7 @@ export function describeElement(element: ObservedElement): JSONObject {
     focused: element.focused,
     value: element.value,
     state: element.state && Object.keys(element.state).length > 0 ? compact({ ...element.state }) : undefined,
-    options: element.options?.map((option) => compact({ id: option.id, label: option.label, selected: option.selected || undefined })),
+    options: element.options?.map((option) => compact({ id: option.id, label: option.label, group: option.group, selected: option.selected || undefined })),
     form: element.form?.name || undefined,
     nearby: element.nearby || undefined,
   })

@@ -17,6 +17,8 @@ export interface SelectOption {
   label: string
   value: string
   selected: boolean
+  /** The label of the `<optgroup>` it is in. */
+  group?: string
 }
 
 export interface ObservedElement {

@@ -1,4 +1,4 @@
-import { attributeOf, innerTextOf, localNameOf, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
+import { attributeOf, closestTo, innerTextOf, localNameOf, matchesSelector, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
 import { attr, inputType } from './dom.ts'
 import { collapse } from './text.ts'
 import type { RawElement } from './types.ts'
@@ -42,6 +42,16 @@ function wrapperExpanded(el: Element): string {
   return state && queryAll(parent, 'button, a[href], [role=button]').length === 1 ? state : ''
 }
 
+/** The headers whose `aria-sort` a control inside them (a header's sort button) shows. */
+const SORT_HEADERS = 'th, [role=columnheader], [role=rowheader]'
+
+/** How the table is sorted by the column whose header the control is, or sits in (`none` says nothing). */
+function sortOf(el: Element): NonNullable<RawElement['state']>['sort'] {
+  const header = matchesSelector(el, SORT_HEADERS) ? el : closestTo(el, SORT_HEADERS)
+  const sort = header ? attr(header, 'aria-sort') : ''
+  return sort === 'ascending' || sort === 'descending' || sort === 'other' ? sort : undefined
+}
+
 /** A `<select multiple>` or a listbox that takes several options. */
 function multiSelect(el: Element): boolean {
   return localNameOf(el) === 'select' ? (el as HTMLSelectElement).multiple : attr(el, 'aria-multiselectable') === 'true'
@@ -75,6 +85,8 @@ export function stateOf(el: Element, role: string): RawElement['state'] {
   // `aria-current` names what the control is the current one of (a page, a step, a date).
   const current = attr(el, 'aria-current')
   if (current && current !== 'false') state.current = current
+  const sort = sortOf(el)
+  if (sort) state.sort = sort
   const listbox = role === 'listbox' || localNameOf(el) === 'select' ? el : null
   if (listbox && multiSelect(listbox)) state.multiple = true
   return Object.keys(state).length ? state : undefined

@@ -1,4 +1,4 @@
-import { attributeOf, idOf, localNameOf, textContentOf } from './dom-safe.ts'
+import { attributeOf, idOf, localNameOf, parentElementOf, textContentOf } from './dom-safe.ts'
 import { attr, inputType, listOptions } from './dom.ts'
 import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
@@ -27,19 +27,27 @@ export function subjectOf(el: Element): Element {
   return control && (type === 'checkbox' || type === 'radio') ? control : el
 }
 
-/** A select's options, or an ARIA listbox's (found again by their text when one is chosen). */
+/** Characters of an option's label: a time zone's "(GMT+05:30) India Standard Time - Kolkata" whole. */
+const OPTION_LABEL = 60
+
+/** A select's options, each with the label of its `<optgroup>`, or an ARIA listbox's (found again by their text when one is chosen). */
 function optionsOf(el: Element, role: string): RawElement['options'] {
   if (localNameOf(el) === 'select') {
-    return Array.from((el as HTMLSelectElement).options).map((option) => ({
-      label: shorten(collapse(option.label || option.text), 40),
-      value: option.value,
-      selected: option.selected,
-    }))
+    return Array.from((el as HTMLSelectElement).options).map((option) => {
+      const group = parentElementOf(option)
+      const groupLabel = group && localNameOf(group) === 'optgroup' ? collapse((group as HTMLOptGroupElement).label) : ''
+      return {
+        label: shorten(collapse(option.label || option.text), OPTION_LABEL),
+        value: option.value,
+        selected: option.selected,
+        ...(groupLabel ? { group: shorten(groupLabel, OPTION_LABEL) } : {}),
+      }
+    })
   }
   if (role !== 'listbox') return undefined
   return listOptions(el).map((option) => {
     const text = collapse(textContentOf(option) ?? '')
-    return { label: shorten(text, 40), value: text, selected: attr(option, 'aria-selected') === 'true' || attr(option, 'aria-checked') === 'true' }
+    return { label: shorten(text, OPTION_LABEL), value: text, selected: attr(option, 'aria-selected') === 'true' || attr(option, 'aria-checked') === 'true' }
   })
 }
 

@@ -51,6 +51,8 @@ export interface ElementState {
   pressed?: boolean | 'mixed'
   /** `aria-current`: what the control is the current one of (`page`, `step`, `date`, `true`…). */
   current?: string
+  /** `aria-sort` of the column header it is or sits in: how the table is sorted by that column now. */
+  sort?: 'ascending' | 'descending' | 'other'
   /** A select or listbox that takes several options. */
   multiple?: true
 }
@@ -72,7 +74,7 @@ export interface RawElement {
   focused?: true
   /** A listener on it or on the way to it follows the pointer: the click moves the pointer there first. */
   pointerFollowed?: true
-  options?: Array<{ label: string; value: string; selected: boolean }>
+  options?: Array<{ label: string; value: string; selected: boolean; group?: string }>
   form?: { name: string; fields: Record<string, string> }
   nearby?: string
   rect: Rect
