@@ -71,7 +71,7 @@ async function run(page: Page, snapshot: Snapshot, decision: Decision, more: { e
       signal: more.signal,
       checkFreshness: more.checkFreshness ?? connected,
     })
-    if (outcome.acted) await settle(page, activity, outcome.frames)
+    if (outcome.acted) await settle(page, activity, outcome.frames, SETTLE_BOUNDS, outcome.inputAt, outcome.target)
     return outcome
   } finally {
     activity.dispose()
@@ -187,6 +187,24 @@ test('settling waits while the list the click made aria-busy loads on a timer, n
   const outcome = await run(page, await snapshotOf(page, { e1: '#more' }), decide('CLICK', 'e1'))
   t.true(outcome.acted)
   t.is(await text(page, '#list'), 'Episode 1Episode 2')
+})
+
+test('settling waits while the page keeps the clicked button disabled, as a form does while it sends', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<form><input aria-label="Email" value="a@example.org"><button id="send" type="button">Subscribe</button></form><p id="out"></p>
+    <script>
+      const send = document.querySelector('#send')
+      send.addEventListener('click', () => {
+        send.disabled = true
+        send.textContent = 'Subscribing…'
+        setTimeout(() => { document.querySelector('#out').textContent = 'Subscribed'; send.textContent = 'Subscribe'; send.disabled = false }, 300)
+      })
+    </script>`)
+  const observed = await observe(page)
+  t.teardown(() => observed.dispose())
+  const outcome = await run(page, await snapshotOf(page, { e1: '#send' }), decide('CLICK', 'e1'))
+  t.true(outcome.acted)
+  t.is(await text(page), 'Subscribed')
 })
 
 const DATE_FIELD = `<input id="day" type="date" value="2025-06-12"><p id="out"></p>

@@ -25,16 +25,17 @@ export interface ActionInput {
 
 /**
  * `acted` with the frames the input went to, for TYPE_TEXT `password` when the field was a password
- * one as it was typed into, and `inputAt` when the input was delivered before the action returned; or, before any input, the reason the target failed a freshness check
- * (`stale`); or, after it, what the input reached instead of the target (`redirected`).
+ * one as it was typed into, `inputAt` when the input was delivered before the action returned, and
+ * `target`, the element the input went to, for settling; or, before any input, the reason the target
+ * failed a freshness check (`stale`); or, after it, what the input reached instead of the target (`redirected`).
  */
 export type ActionOutcome =
-  | { acted: true; frames: Frame[]; password?: true; inputAt?: number }
+  | { acted: true; frames: Frame[]; password?: true; inputAt?: number; target?: ElementHandle<Element> }
   | { acted: false; stale: string }
   | { acted: false; redirected: string }
 
 /** An input's result as the action's outcome, with the frame the input went to. */
 export function outcomeOf(result: InputResult, handle: ElementHandle<Element>): ActionOutcome {
-  if (result.done) return result.at === undefined ? { acted: true, frames: [handle.frame] } : { acted: true, frames: [handle.frame], inputAt: result.at }
+  if (result.done) return result.at === undefined ? { acted: true, frames: [handle.frame], target: handle } : { acted: true, frames: [handle.frame], inputAt: result.at, target: handle }
   return 'stale' in result ? { acted: false, stale: result.stale } : { acted: false, redirected: result.redirected }
 }

@@ -51,7 +51,7 @@ export async function perform(input: ActionInput, race: Race, whileSettling?: Wh
         const inputAt = outcome.inputAt || performance.now()
         const bounds = { ...SETTLE_BOUNDS, quietMs: specOf(input.decision.operation).quietMs ?? SETTLE_BOUNDS.quietMs }
         whileSettling?.({ quietMs: bounds.quietMs, inputAt, busy: () => activity.navigating || activity.inflight > 0 })
-        const settled = await settle(input.page, activity, outcome.frames, bounds, inputAt)
+        const settled = await settle(input.page, activity, outcome.frames, bounds, inputAt, outcome.target)
         return { outcome, observationStands: settled.observationStands }
       })(),
     )

@@ -1,4 +1,4 @@
-import type { Frame, Page } from 'puppeteer-core'
+import type { ElementHandle, Frame, Page } from 'puppeteer-core'
 import { finishedWithin } from '../base/deadline.ts'
 import { isDocumentGone } from '../base/gone.ts'
 import { log } from '../base/log.ts'
@@ -44,14 +44,23 @@ export interface Settled {
 /**
  * Waits after an input until the page has settled: the DOM of the frames acted in is quiet, a navigation
  * it caused has loaded its new document, and the requests it started have finished. Each wait is
- * bounded; nothing here fails the run.
+ * bounded; nothing here fails the run. `target`, the control the input went to: its frame's quiet also
+ * waits while the page keeps it disabled (a button that turns itself off while the page works).
  */
-export async function settle(page: Page, activity: PageActivity, frames: Frame[], bounds: SettleBounds = SETTLE_BOUNDS, inputAt = performance.now()): Promise<Settled> {
+export async function settle(
+  page: Page,
+  activity: PageActivity,
+  frames: Frame[],
+  bounds: SettleBounds = SETTLE_BOUNDS,
+  inputAt = performance.now(),
+  target?: ElementHandle<Element>,
+): Promise<Settled> {
   const deadline = Date.now() + bounds.totalMs
   const left = (cap: number) => Math.max(0, Math.min(cap, deadline - Date.now()))
   const waited = unique([page.mainFrame(), ...frames])
+  const domQuiet = (maxMs: number, since?: number) => framesQuiet(waited, bounds, maxMs, since, target)
   // The first quiet is counted from the input (performance.now() when it was sent), not from here.
-  let stands = await domQuiet(waited, bounds, left(bounds.domMaxMs), inputAt)
+  let stands = await domQuiet(left(bounds.domMaxMs), inputAt)
   let networkUntil = Date.now() + bounds.networkMs
   while (Date.now() < deadline) {
     if (activity.navigating) {
@@ -66,18 +75,21 @@ export async function settle(page: Page, activity: PageActivity, frames: Frame[]
       return { observationStands: stands }
     }
     // What the new document or the responses render, in every frame the first quiet was waited for.
-    stands = await domQuiet(waited, bounds, left(bounds.domMaxMs))
+    stands = await domQuiet(left(bounds.domMaxMs))
   }
   return { observationStands: false }
 }
 
-/** Waits for DOM quiet in each frame; true when every one says its last observation stands. */
-async function domQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number, since = performance.now()): Promise<boolean> {
+/** Waits for DOM quiet in each frame, the target's own with it; true when every one says its last observation stands. */
+async function framesQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number, since = performance.now(), target?: ElementHandle<Element>): Promise<boolean> {
   if (maxMs <= 0) return false
   const sinceMs = Math.max(0, performance.now() - since)
   const stands = frames.map(() => false)
   const waits = frames.map((frame, i) =>
-    callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs).then(
+    (target?.frame === frame
+      ? callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs, target)
+      : callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs)
+    ).then(
       (quiet) => (stands[i] = quiet.observationStands),
       (error: unknown) => quietWaitFailed(frame, error),
     ),

@@ -8,6 +8,7 @@ import {
   formFields,
   idOf,
   innerTextOf,
+  isConnectedNode,
   listenOn,
   localNameOf,
   ownerDocumentOf,
@@ -25,6 +26,7 @@ import { formOf } from './forms.ts'
 import { mutationsSeen, observedBefore, startedWatch, type FrameWatch } from './frame-watch.ts'
 import { lastObservationStands } from './reused-report.ts'
 import { collapse } from './text.ts'
+import { disabled } from './visibility.ts'
 
 // What the executor does inside the page: say what holds focus, type over a focused field, plan and request a form's
 // submit, scroll by a page, wait for the DOM to go quiet, find a listbox option by its text.
@@ -190,11 +192,14 @@ export interface Quiet {
  * Resolves once no DOM mutation has happened for `quietMs` (or after `maxMs`). Open shadow roots are
  * watched too, since a document observer does not see into them. `sinceInputMs` is how long ago the
  * input that is being settled happened: in a document already observed, its watch has seen every
- * mutation since, so the quiet is counted from the input, not from this call.
+ * mutation since, so the quiet is counted from the input, not from this call. With `target` (the
+ * control the input went to, offered because it was enabled), the wait goes on while the page keeps
+ * it disabled: the page is at work on what the input asked.
  */
-export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0): Promise<Quiet> {
+export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0, target?: Element): Promise<Quiet> {
+  const held = () => target !== undefined && isConnectedNode(target) && disabled(target)
   const watch = startedWatch()
-  if (watch) return quietFromWatch(watch, quietMs, maxMs, sinceInputMs)
+  if (watch) return quietFromWatch(watch, quietMs, maxMs, sinceInputMs, held)
   return new Promise((resolve) => {
     const start = performance.now()
     let last = start
@@ -221,19 +226,20 @@ export function waitForDomQuiet(quietMs: number, maxMs: number, sinceInputMs = 0
     }
     const check = () => {
       const now = performance.now()
-      if (now - last >= quietMs || now - start >= maxMs) {
+      const quiet = now - last >= quietMs
+      if ((quiet && !held()) || now - start >= maxMs) {
         observer.disconnect()
         // Never observed: there is no observation to stand.
         resolve({ mutations, observationStands: false })
         return
       }
-      setTimeout(check, Math.max(1, quietMs - (now - last)))
+      setTimeout(check, quiet ? quietMs : Math.max(1, quietMs - (now - last)))
     }
     setTimeout(check, quietMs)
   })
 }
 
-function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, sinceInputMs: number): Promise<Quiet> {
+function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, sinceInputMs: number, held: () => boolean): Promise<Quiet> {
   const start = performance.now()
   const input = start - sinceInputMs
   // Regions that became busy after the page was seen for the input's decision: the input's, whatever
@@ -246,8 +252,9 @@ function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, since
       const now = performance.now()
       const last = Math.max(input, seen.at)
       const quiet = now - last >= quietMs
-      // Quiet while a region the input made busy is still shown busy is not quiet: the page said so.
-      if ((quiet && !busySince(watch.busy, shown)) || now - start >= maxMs) {
+      // Quiet while a region the input made busy is still shown busy, or its control still held
+      // disabled, is not quiet: the page said so.
+      if ((quiet && !busySince(watch.busy, shown) && !held()) || now - start >= maxMs) {
         resolve({ mutations: seen.count - countBefore, observationStands: lastObservationStands(watch) })
         return
       }
