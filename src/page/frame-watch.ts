@@ -13,7 +13,9 @@ import type { Found, KeptWalk } from './page-walk.ts'
 //   of (a mutation, an event that moves or restyles things, a scroll, a resize), the frame in which
 //   the browser brought them up to date; otherwise, and for a node it has not reported yet, the box
 //   is read as before. What it says only ever spares a box read: a node it places in the viewport is
-//   still measured.
+//   still measured;
+// - when the document was last observed, and when regions became `aria-busy` (the same mutation
+//   records), for the wait for DOM quiet after an input.
 
 export interface FrameWatch {
   walk: KeptWalk | undefined
