@@ -6,6 +6,7 @@ import { frameSession, isolatedWorld } from '../src/browser/isolated-world.ts'
 import { observe } from '../src/collector/observe.ts'
 import { act, type CheckFreshness } from '../src/executor/act.ts'
 import { watchActivity } from '../src/executor/page-activity.ts'
+import { perform } from '../src/executor/perform.ts'
 import { watchPageEvents } from '../src/executor/page-events.ts'
 import { settle, SETTLE_BOUNDS } from '../src/executor/settle.ts'
 import { useChrome } from './helpers/chrome.ts'
@@ -205,6 +206,50 @@ test('settling waits while the page keeps the clicked button disabled, as a form
   const outcome = await run(page, await snapshotOf(page, { e1: '#send' }), decide('CLICK', 'e1'))
   t.true(outcome.acted)
   t.is(await text(page), 'Subscribed')
+})
+
+test('settling waits for the slide a click set moving; a button\'s own small transition does not hold it', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<style>
+      .viewport { width: 600px; height: 200px; overflow: hidden }
+      .track { display: flex; width: 1800px; height: 200px; transition: transform 300ms linear }
+      .track div { width: 600px; height: 200px }
+      #fade { transition: background-color 1s linear; background: #eee }
+      #fade.on { background: #333 }
+    </style>
+    <div class="viewport"><div class="track"><div>One</div><div>Two</div><div>Three</div></div></div>
+    <button id="next">Next slide</button><button id="fade">Dim</button>
+    <script>
+      document.querySelector('#next').addEventListener('click', () => { document.querySelector('.track').style.transform = 'translateX(-600px)' })
+      document.querySelector('#fade').addEventListener('click', (event) => event.currentTarget.classList.add('on'))
+    </script>`)
+  const observed = await observe(page)
+  t.teardown(() => observed.dispose())
+  const running = () => page.evaluate(() => document.getAnimations().filter((animation) => animation.playState === 'running').length)
+  t.true((await run(page, await snapshotOf(page, { e1: '#next' }), decide('CLICK', 'e1'))).acted)
+  t.is(await running(), 0, 'the slide has arrived')
+  t.true((await run(page, await snapshotOf(page, { e1: '#fade' }), decide('CLICK', 'e1'))).acted)
+  t.is(await running(), 1, 'the button\'s fade goes on after the step')
+})
+
+test('TYPE_TEXT into a combobox waits for its suggestions, which come after a pause in typing', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<input id="city" role="combobox" aria-expanded="false" aria-controls="list" aria-label="City"><ul id="list" role="listbox"></ul>
+    <script>
+      let timer
+      document.querySelector('#city').addEventListener('input', (event) => {
+        clearTimeout(timer)
+        timer = setTimeout(() => { document.querySelector('#list').innerHTML = '<li role="option">Porto, Portugal</li>' }, 150)
+      })
+    </script>`)
+  const observed = await observe(page)
+  t.teardown(() => observed.dispose())
+  const element = observed.observation.elements.find((candidate) => candidate.name === 'City')!
+  t.is(element.role, 'combobox')
+  const snapshot = await snapshotOf(page, { [element.id]: '#city' })
+  const performed = await perform({ page, snapshot, decision: decide('TYPE_TEXT', element.id), element, text: 'Porto', waitMs: 0, checkFreshness: connected }, (promise) => promise)
+  t.true('outcome' in performed && performed.outcome.acted)
+  t.is(await text(page, '#list'), 'Porto, Portugal')
 })
 
 const DATE_FIELD = `<input id="day" type="date" value="2025-06-12"><p id="out"></p>

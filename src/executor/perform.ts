@@ -32,6 +32,19 @@ export interface Settling {
 export type WhileSettling = (settling: Settling) => void
 
 /**
+ * The quiet a combobox's field waits for after it is typed into: its suggestions come once typing has
+ * paused, after a debounce of 100 to 300 ms, with no change to the page before them.
+ */
+const SUGGESTIONS_QUIET_MS = 350
+
+/** How long the page must stay quiet after the input before it is observed. */
+function quietAfter(input: ActionInput): number {
+  const { operation } = input.decision
+  if (operation === 'TYPE_TEXT' && input.element?.role === 'combobox') return SUGGESTIONS_QUIET_MS
+  return specOf(operation).quietMs ?? SETTLE_BOUNDS.quietMs
+}
+
+/**
  * Carries out one decision: watches the page's activity from before the input, acts, and waits for
  * the page to settle after it (WAIT has already waited). Every await races `race`, so a page that
  * never answers cannot hold the run.
@@ -49,7 +62,7 @@ export async function perform(input: ActionInput, race: Race, whileSettling?: Wh
         if (!outcome.acted || waiting) return { outcome, observationStands: false }
         // The page's quiet is counted from the input itself, not from the checks read after it.
         const inputAt = outcome.inputAt || performance.now()
-        const bounds = { ...SETTLE_BOUNDS, quietMs: specOf(input.decision.operation).quietMs ?? SETTLE_BOUNDS.quietMs }
+        const bounds = { ...SETTLE_BOUNDS, quietMs: quietAfter(input) }
         whileSettling?.({ quietMs: bounds.quietMs, inputAt, busy: () => activity.navigating || activity.inflight > 0 })
         const settled = await settle(input.page, activity, outcome.frames, bounds, inputAt, outcome.target)
         return { outcome, observationStands: settled.observationStands }

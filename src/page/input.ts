@@ -1,4 +1,4 @@
-import { busySince } from './busy-regions.ts'
+import { animatingSince, busySince } from './busy-regions.ts'
 import { focusedElement } from './capabilities.ts'
 import { DATE_FORMATS } from './date-formats.ts'
 import {
@@ -252,9 +252,9 @@ function quietFromWatch(watch: FrameWatch, quietMs: number, maxMs: number, since
       const now = performance.now()
       const last = Math.max(input, seen.at)
       const quiet = now - last >= quietMs
-      // Quiet while a region the input made busy is still shown busy, or its control still held
-      // disabled, is not quiet: the page said so.
-      if ((quiet && !busySince(watch.busy, shown) && !held()) || now - start >= maxMs) {
+      // Quiet while a region the input made busy is still shown busy, its control still held disabled,
+      // or what it set moving still moves, is not quiet: the page is still at work.
+      if ((quiet && !busySince(watch.busy, shown) && !held() && !animatingSince(shown)) || now - start >= maxMs) {
         resolve({ mutations: seen.count - countBefore, observationStands: lastObservationStands(watch) })
         return
       }
