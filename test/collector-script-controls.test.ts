@@ -174,6 +174,19 @@ test('a titled icon inside a larger clickable is a control of its own; inside a 
   t.deepEqual(names(snapshot), ['Invoices 1 item ⋮', 'More actions for Invoices', 'Download ⬇'])
 })
 
+test('a list\'s first row, its text past the name limit, is offered, not taken for the list that listens for it', async (t) => {
+  const long = 'Your statement for the account ending 4471 is now available to view online, with every payment of the month. '.repeat(8)
+  const { snapshot } = await offered(
+    t,
+    `<div id="messages"><div class="msg" tabindex="0">Harbourline Bank 09:52 ${long}</div><div class="msg" tabindex="0">Priya Shah 09:14 Dinner on Friday?</div></div>
+     <script>document.querySelector('#messages').addEventListener('click', () => {})</script>`,
+  )
+  const rows = names(snapshot)
+  t.is(rows.length, 2, rows.join(' | '))
+  t.true(rows[0]!.startsWith('Harbourline Bank 09:52'))
+  t.is(rows[1], 'Priya Shah 09:14 Dinner on Friday?')
+})
+
 test('initials or a letter that a title spells out are named by both; a toggle drawn without text by the text beside it', async (t) => {
   const { named } = await offered(
     t,

@@ -1,6 +1,6 @@
 import { fold } from '../base/fold.ts'
 import { focusedElement } from './capabilities.ts'
-import { attributeOf, closestTo, containsNode, nodeTypeOf, parentElementOf } from './dom-safe.ts'
+import { attributeOf, closestTo, containsNode, nodeTypeOf, parentElementOf, textContentOf } from './dom-safe.ts'
 import { composedParent } from './dom.ts'
 import { controlRole, INTERACTIVE_ROLES, nameOf } from './names.ts'
 import { pointerCursor } from './script-controls.ts'
@@ -78,6 +78,10 @@ function distinct(items: Visible[], nameLimit: number): Visible[] {
     }
     return name
   }
+  // Two names cut at the limit read the same when one text starts the other (a list's first long row
+  // and the list): the same text only if their whole texts are.
+  const wholeText = (item: Visible) => collapse(textContentOf(item.el) ?? '')
+  const sameText = (a: Visible, b: Visible) => nameFor(a) === nameFor(b) && (!nameFor(a).endsWith('…') || wholeText(a) === wholeText(b))
   const dropped = new Set<Visible>()
   const held = new Map<Visible, Visible[]>()
   for (const item of items) {
@@ -88,7 +92,7 @@ function distinct(items: Visible[], nameLimit: number): Visible[] {
     held.set(holder, list)
     // A clickable row around a link of the same text, a tab around its link: one control, the one
     // whose role says most (an ARIA widget, then a native control); the outer one on a tie.
-    if (nameFor(item) !== nameFor(holder)) continue
+    if (!sameText(item, holder)) continue
     dropped.add(rankOf(item) > rankOf(holder) ? holder : item)
   }
   for (const [holder, inner] of held) {
