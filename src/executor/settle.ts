@@ -86,10 +86,7 @@ async function framesQuiet(frames: Frame[], bounds: SettleBounds, maxMs: number,
   const sinceMs = Math.max(0, performance.now() - since)
   const stands = frames.map(() => false)
   const waits = frames.map((frame, i) =>
-    (target?.frame === frame
-      ? callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs, target)
-      : callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs)
-    ).then(
+    callInFrame(frame, 'waitForDomQuiet', bounds.quietMs, maxMs, sinceMs, target?.frame === frame ? target : undefined).then(
       (quiet) => (stands[i] = quiet.observationStands),
       (error: unknown) => quietWaitFailed(frame, error),
     ),

@@ -67,7 +67,8 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
   // A date or time field takes no typed text: its value is set whole, as its picker sets it.
   const dateType = tag === 'INPUT' ? (element as HTMLInputElement).type : ''
   const dateFormat = DATE_FORMATS.get(dateType)
-  const valueBefore = read()
+  // Read only for such a field: an editing host's text costs a layout.
+  const valueBefore = dateFormat === undefined ? '' : read()
   if (isField) {
     const field = element as HTMLInputElement
     try {
