@@ -120,7 +120,7 @@ test('a checkbox offered through its label, and a listbox showing its value, are
   const label = observedElement('e5', { role: 'checkbox', name: 'I agree to the terms', tag: 'input', type: 'checkbox', state: { checked: true } })
   const listbox = observedElement('e6', { role: 'combobox', name: 'Size', tag: 'div', value: 'Large' })
   tracker.update(form({ ...label, state: { checked: false } }, { ...listbox, value: 'Small' }), [])
-  tracker.update(form(label, listbox), [])
+  tracker.update(form(label, listbox), [entry(1, 'CLICK', 'I agree to the terms')])
   t.deepEqual(
     tracker.results().map((result) => result.status),
     ['done', 'done'],
@@ -148,7 +148,7 @@ test('activated needs a non-stale click, submit or select that changed the page;
 
   trace.push(entry(2, 'CLICK', 'search', { pageChanged: false }))
   tracker.update(page, trace)
-  t.like(tracker.results()[0], { status: 'open', evidence: 'CLICK "search" did not change the page (step 2)' })
+  t.like(tracker.results()[0], { status: 'open', evidence: 'CLICK "search" landed; the page did not change (step 2)' })
 
   trace.push(entry(3, 'SUBMIT', 'Search'))
   tracker.update(thanks, trace)
@@ -205,12 +205,14 @@ test('SUBMIT in a field activates the button of its form; a field of another for
 
 test('a state item is undone only by the control that proved it, not by a field of that name on a new page', (t) => {
   const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Email', value: 'ada@example.com' })])
+  const trace = [entry(1, 'TYPE_TEXT', 'Email address *')]
   tracker.update(form(email('', { nodeId: 'doc1:1' })), [])
-  tracker.update(form(email('ada@example.com', { nodeId: 'doc1:1' })), [])
+  tracker.update(form(email('ada@example.com', { nodeId: 'doc1:1' })), trace)
   t.is(tracker.results()[0]!.status, 'done')
-  tracker.update(form(email('', { nodeId: 'doc2:1' })), [entry(1, 'SUBMIT', 'Email address *')])
+  trace.push(entry(2, 'CLICK', 'Next'))
+  tracker.update(form(email('', { nodeId: 'doc2:1' })), trace)
   t.is(tracker.results()[0]!.status, 'done', 'the empty field of the next page is another field')
-  tracker.update(form(email('', { nodeId: 'doc1:1' })), [])
+  tracker.update(form(email('', { nodeId: 'doc1:1' })), trace)
   t.is(tracker.results()[0]!.status, 'open', 'the field that held the value was cleared')
 })
 
@@ -250,7 +252,7 @@ test('judgment items are never done and never open; verified() needs a checkable
   const mixed = new ChecklistTracker([item({ kind: 'judgment' }), item({ kind: 'url_matches', contains: 'welcome' })])
   t.false(mixed.verified(), 'open before any observation')
   mixed.update(form(), [])
-  mixed.update(thanks, [])
+  mixed.update(thanks, [entry(1, 'CLICK', 'Join')])
   t.true(mixed.verified(), 'judgment items do not hold verification back')
   t.deepEqual(
     mixed.results().map((result) => result.status),
@@ -324,6 +326,87 @@ test('an item whose control no observation offered is unmatched, and does not ho
   tracker.update(page, [])
   tracker.update(thanks, [entry(1, 'CLICK', 'Apply', { target: 'e2' })])
   t.deepEqual(tracker.results().map((result) => [result.status, result.unproven]), [['judgment', 'unmatched'], ['done', undefined]])
+  t.deepEqual(tracker.open(), [])
+  t.false(tracker.verified())
+})
+
+test('a page that shows the end state or ticks a box with no input of the run before it proves nothing: unprompted', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'text_visible', text: 'Order confirmed' }), item({ kind: 'checked', control: 'Send me news', checked: true })])
+  tracker.update(form(news(false)), [])
+  // Only WAITs: the page confirms and ticks the box on a timer.
+  const waits = [entry(0, 'WAIT', undefined), entry(0, 'WAIT', undefined)]
+  tracker.update(pageObservation({ url: 'https://club.test/join', text: 'Order confirmed', elements: [news(true)] }), waits)
+  t.deepEqual(tracker.results().map((result) => [result.status, result.unproven]), [['judgment', 'unprompted'], ['judgment', 'unprompted']])
+  t.deepEqual(tracker.open(), [])
+  t.false(tracker.verified())
+})
+
+test('a change the page makes by itself is not the click\'s: a ticking clock beside a dead button', (t) => {
+  const clock = (time: string) => pageObservation({ url: 'https://shop.test/pay', text: `Pay for your order. It is ${time} now.`, elements: [observedElement('e1', { name: 'Pay now' })] })
+  const tracker = new ChecklistTracker([item({ kind: 'activated', control: 'Pay now' })])
+  tracker.update(clock('12:00:01'), [])
+  tracker.update(clock('12:00:04'), [entry(1, 'CLICK', 'Pay now', { target: 'e1', pageChanged: true })])
+  t.like(tracker.results()[0], { status: 'open', evidence: 'CLICK "Pay now" landed; the page changed only as it does by itself (step 1)' })
+  t.false(tracker.verified())
+})
+
+test('a click that changed nothing is done once a later input of the run changes the page; the form above it stays sent', (t) => {
+  const one = observedElement('e1', { name: 'ONE' })
+  const two = observedElement('e2', { name: 'TWO' })
+  const tracker = new ChecklistTracker([item({ kind: 'activated', control: 'ONE' }), item({ kind: 'activated', control: 'TWO' })])
+  const start = pageObservation({ url: 'https://app.test/', text: 'Click ONE, then TWO', elements: [one, two] })
+  tracker.update(start, [])
+  const trace = [entry(1, 'CLICK', 'ONE', { target: 'e1', pageChanged: false })]
+  tracker.update(start, trace)
+  t.like(tracker.results()[0], { status: 'open', evidence: 'CLICK "ONE" landed; the page did not change (step 1)' })
+  trace.push(entry(2, 'CLICK', 'TWO', { target: 'e2' }))
+  tracker.update(pageObservation({ url: 'https://app.test/', text: 'All done' }), trace)
+  t.deepEqual(tracker.results().map((result) => result.status), ['done', 'done'])
+  t.true(tracker.verified())
+})
+
+test('a field sent holding its value stays done when the application empties the form; one sent without it needs sending again', (t) => {
+  const name = (value: string) => observedElement('e1', { role: 'textbox', name: 'Name', tag: 'input', value, operations: ['type', 'submit'], form: { name: 'category', fields: {} } })
+  const add = observedElement('e2', { name: 'Add category', form: { name: 'category', fields: {} } })
+  const sent = new ChecklistTracker([item({ kind: 'field_value', field: 'Name', value: 'Recipes' })])
+  sent.update(form(name(''), add), [])
+  const trace = [entry(1, 'TYPE_TEXT', 'Name', { target: 'e1' })]
+  sent.update(form(name('Recipes'), add), trace)
+  trace.push(entry(2, 'CLICK', 'Add category', { target: 'e2' }))
+  sent.update(form(name(''), add), trace)
+  t.like(sent.results()[0], { status: 'done' })
+  t.regex(sent.results()[0]!.evidence!, /when its form was sent/)
+
+  const unsent = new ChecklistTracker([item({ kind: 'field_value', field: 'Name', value: 'Recipes' })])
+  unsent.update(form(name(''), add), [])
+  const again = [entry(1, 'CLICK', 'Add category', { target: 'e2' })]
+  unsent.update(form(name(''), add), again)
+  again.push(entry(2, 'TYPE_TEXT', 'Name', { target: 'e1' }))
+  unsent.update(form(name('Recipes'), add), again)
+  t.like(unsent.results()[0], { status: 'open' }, 'typed into the emptied form, never sent')
+  t.regex(unsent.results()[0]!.evidence!, /form was sent before it did/)
+})
+
+test('a masked field holds what the agent typed: compared with the secret filled in, and never shown', (t) => {
+  const password = (value: string) => observedElement('e1', { role: 'textbox', name: 'Password', tag: 'input', type: 'password', value, operations: ['type'] })
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'Password', value: '%password%' })], (text) => text.replaceAll('%password%', 'hunter2'))
+  tracker.update(form(password('')), [])
+  tracker.update(form(password('•••')), [entry(1, 'TYPE_TEXT', 'Password', { target: 'e1', text: '%password%' })])
+  t.like(tracker.results()[0], { status: 'done', evidence: 'Password holds the text the agent typed (masked) (step 1)' })
+  const wrong = new ChecklistTracker([item({ kind: 'field_value', field: 'Password', value: '%password%' })], (text) => text.replaceAll('%password%', 'hunter2'))
+  wrong.update(form(password('')), [])
+  wrong.update(form(password('•••')), [entry(1, 'TYPE_TEXT', 'Password', { target: 'e1', text: 'guess' })])
+  t.is(wrong.results()[0]!.status, 'open')
+})
+
+test('an open item whose control left the page after an input is gone, and conceding reports it as such', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'checked', control: 'Send me news', checked: true })])
+  tracker.update(form(news(false)), [])
+  t.false(tracker.gone(0))
+  tracker.update(thanks, [entry(1, 'CLICK', 'Reset')])
+  t.true(tracker.gone(0))
+  tracker.concede()
+  t.like(tracker.results()[0], { status: 'judgment', unproven: 'gone' })
   t.deepEqual(tracker.open(), [])
   t.false(tracker.verified())
 })

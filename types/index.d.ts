@@ -237,13 +237,13 @@ export type ChecklistCheck =
   | { kind: 'checked'; control: string; checked: boolean }
   /** A select or listbox has this option selected. */
   | { kind: 'selected'; control: string; option: string }
-  /** The agent clicked or submitted this control (Enter in a field counts for its form's button) and the page changed, after every item above it was done. */
+  /** The agent clicked or submitted this control (Enter in a field counts for its form's button), after every item above it was done, and the page changed because of it (then or at a later input). */
   | { kind: 'activated'; control: string }
   /** The page shows this text now (the end state of the goal). */
   | { kind: 'text_visible'; text: string }
   /** The page's URL contains this now (the end state of the goal). */
   | { kind: 'url_matches'; contains: string }
-  /** Nothing on the page can prove it: only the model's DONE covers it. */
+  /** Nothing on the page can prove it when the checklist is written; an action the decision says serves it can (see `TraceEntry.serves`). */
   | { kind: 'judgment' }
 
 export interface ChecklistItem {
@@ -259,16 +259,24 @@ export interface ChecklistItem {
  */
 export type ChecklistStatus = 'done' | 'open' | 'judgment'
 
+/**
+ * Why a checkable item is reported as `judgment`:
+ * - `met_at_start`: the page showed it before the run acted (a value the page filled in, text or a URL
+ *   it started with), so it proves nothing the run did;
+ * - `unprompted`: the page came to show it with no input of the run before it (a confirmation on a
+ *   timer, a box the page ticked, a URL it pushed while the agent waited);
+ * - `unmatched`: no observation offered the control it names;
+ * - `gone`: the page took its control away after the run's last input, and the run ended on it;
+ * - `disputed`: the decision model disputed it, with a reason (in `evidence`).
+ */
+export type ChecklistUnproven = 'met_at_start' | 'unprompted' | 'unmatched' | 'gone' | 'disputed'
+
 export interface ChecklistItemResult extends ChecklistItem {
   status: ChecklistStatus
   /** What the page showed for it last (a field's value, a checked state, the URL…), and when. */
   evidence?: string
-  /**
-   * Why a checkable item is reported as `judgment`: `met_at_start` when the page showed it before the
-   * run acted (a value the page filled in, text or a URL it started with), so it proves nothing the run
-   * did; `unmatched` when no observation offered the control it names.
-   */
-  unproven?: 'met_at_start' | 'unmatched'
+  /** Why a checkable item is reported as `judgment` (see `ChecklistUnproven`). */
+  unproven?: ChecklistUnproven
 }
 
 export interface ChecklistReport {
@@ -348,6 +356,13 @@ export interface TraceEntry {
   match?: 'exact' | 'scored'
   /** For a DONE that did not end the run: the checklist items still open then, which the model was told. */
   openItems?: string[]
+  /**
+   * The checklist item (its description) the decision said this action carries out. A judgment item
+   * becomes an `activated` item of the target once the input lands and changes the page.
+   */
+  serves?: string
+  /** A checklist item the decision disputed, and why: it no longer holds DONE back, and the run is not verified. */
+  dispute?: { item: string; reason: string }
 }
 
 export interface Cost {

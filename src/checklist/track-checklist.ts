@@ -1,39 +1,48 @@
-import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, TraceEntry } from '../../types/index.d.ts'
+import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, ChecklistUnproven, TraceEntry } from '../../types/index.d.ts'
+import { fold } from '../base/fold.ts'
 import { clip } from '../clip.ts'
 import { elementById } from '../collector/find-target.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { operationsWhere } from '../operations.ts'
+import { PageChanges } from './caused-change.ts'
 import { bestMatches, nameFit, textShows, urlShows, valueMatches } from './match-names.ts'
-import { StartEvidence } from './start-evidence.ts'
+import { landed, RunEvidence } from './run-evidence.ts'
 
 // The status of each checklist item, from evidence only: what the newest observation shows and what the
 // trace says the agent did. No model, no guess; a few milliseconds for a full observation.
 //
-// Evidence is what the run brought about: the first observation is the start, and what it already
-// shows (a field the page filled in, a "Thank you" in a testimonial, the URL the run began on) proves
-// nothing; such an item is `met_at_start`, reported as a judgment: it holds DONE back no more than one does.
+// Evidence is what the run brought about (run-evidence.ts): what the start showed proves nothing (such
+// an item is `met_at_start`), and neither does what the page did by itself with no input of the run
+// before it (a confirmation on a timer, a box the page ticks, a URL it pushes while the agent waits:
+// `unprompted`). Both are reported as judgments, which hold DONE back no more than one does.
 //
 // - State items (`field_value`, `checked`, `selected`) are judged on the newest observation when it
 //   offers a control of that name: done when one of them holds the value, the checked state or the
-//   selected option, and got there after the start (it held something else since, or the agent put
-//   input into it); open when they hold something else, so a field the page cleared is undone. When
-//   the observation offers no such control (the page moved on, e.g. after submitting), the last
-//   evidence stands: what was filled in before leaving is not unfilled by leaving. A done item is undone
-//   only by the control that proved it: a new page's search box of the same name, empty, is not it.
-//   Controls named equally beat controls whose name only contains the wanted one (`bestMatches`).
-// - `activated` is an event: done once the trace holds a CLICK, SUBMIT or SELECT on the control that
-//   was not stale and changed the page, chosen while every checkable item above it was done (a form
-//   sent before it was filled does not count), and never undone. The control being on the page never counts
-//   (seed 004: "click X" ended as a success because X was visible). A control whose name only contains
-//   the wanted one counts unless the observation the action was chosen on offered one named exactly so.
-//   SUBMIT in a field of a form counts for that form's button (Enter sends the form the button would).
+//   selected option, and got there through the run; open when they hold something else, so a field the
+//   page cleared is undone. When the observation offers no such control (the page moved on), the last
+//   evidence stands. A done item is undone only by the control that proved it, and never once its form
+//   was sent holding it (SUBMIT or Enter in the form, a click on a button of the form) or an `activated`
+//   item below it came true: a form the application empties after sending is done. A form sent while
+//   the item did not hold needs sending again: typing the value into the emptied form is not enough.
+//   A masked field (a password) holds what the agent typed into it; values are compared with the
+//   secrets' placeholders filled in, inside the process, and evidence never shows them.
+// - `activated` is an event: an activating input (CLICK, SUBMIT, SELECT, Enter) that landed on the
+//   control, chosen while every checkable item above it was done (a form sent before it was filled does
+//   not count). Done when the page then changed in a way the input caused (caused-change.ts: not a
+//   clock that ticked meanwhile); an input that landed and changed nothing lets the items below go on,
+//   and is done once a later input of the run changes the page. The control being on the page never
+//   counts (seed 004). A control whose name only contains the wanted one counts unless the observation
+//   the action was chosen on offered one named exactly so. SUBMIT in a field of a form counts for that
+//   form's button.
 // - End-state items (`text_visible`, `url_matches`) are judged on the newest observation only: the
-//   viewport's visible text (text the start showed does not count), the URL without its query and
-//   fragment unless the item names them (and not the URL the run started on). Leaving the page opens them again.
-// - An item naming a control (state items, `activated`) whose control no observation ever offered is
-//   `unmatched`: the page may leave it unnamed, so it proves nothing either way and is reported as a
-//   judgment, which does not hold DONE back.
-// - `judgment` items are never checked: status `judgment`, never done, never open.
+//   viewport's visible text, the URL without its query and fragment unless the item names them.
+//   Leaving the page opens them again.
+// - A `judgment` item is never checked, unless the decision said an action serves it: once that input
+//   lands and the page changes because of it, the item is an `activated` item of that control, done.
+// - An item naming a control no observation ever offered is `unmatched` (a judgment). An open item whose
+//   control the page took away after an input of the run is `gone` once the run ends on it (`concede`):
+//   it can no longer come true. An item the decision disputed, with a reason, is `disputed`. Neither
+//   is ever done.
 
 /** Characters of a page-supplied piece (a name, a value, a URL) in an evidence string. */
 const EVIDENCE_PART = 60
@@ -53,30 +62,59 @@ const CHOOSING_ROLES = new Set(['combobox', 'listbox'])
 
 /** Kinds whose item names a control the page must offer. */
 const NAMES_CONTROL = new Set<ChecklistCheck['kind']>(['field_value', 'checked', 'selected', 'activated'])
+const STATE_KINDS = new Set<ChecklistCheck['kind']>(['field_value', 'checked', 'selected'])
+
+/** What the collector shows for a password field that holds something (src/page/control-state.ts). */
+const MASKED = '•••'
+
+/** Fills the secrets' placeholders in a text, inside the process only. */
+export type ResolveSecrets = (text: string) => string
 
 interface Judged {
-  /** `met_at_start` is reported as a judgment (see `unproven`), and so is an open item whose control never appeared. */
-  status: ChecklistStatus | 'met_at_start'
+  /** `met_at_start` and `unprompted` are reported as judgments (see `unproven`). */
+  status: ChecklistStatus | 'met_at_start' | 'unprompted'
   evidence?: string
   /** For a state item: the node ID of the control the evidence is about. */
   node?: string
 }
 
+/** What the tracker keeps of one item besides its last judgment. */
+interface Standing {
+  /** An observation offered its control (always true for items that name none). */
+  matched: boolean
+  /** The update that last offered its control. */
+  seenAt: number
+  /** A state item proven when its form was sent: never undone. */
+  sealed?: true
+  /** Its form was sent while it did not hold: it needs sending again. */
+  unsent?: true
+  /** An activating input landed on its control and changed nothing (yet). */
+  landedAt?: TraceEntry
+  /** Reported as a judgment for good: the run ended on it gone, or the decision disputed it. */
+  settled?: { unproven: 'gone' | 'disputed'; evidence: string }
+  /** A judgment item an action served: now an `activated` item of that control. */
+  served?: Extract<ChecklistCheck, { kind: 'activated' }>
+}
+
 export class ChecklistTracker {
   readonly #items: ChecklistItem[]
   readonly #judged: Judged[]
-  /** Trace entries already read for `activated` items. */
+  readonly #standing: Standing[]
+  readonly #resolve: ResolveSecrets
+  /** Trace entries already read. */
   #read = 0
   /** The observation of the previous update: the one the next trace entries were chosen on. */
   #previous: Observation | undefined
-  readonly #start = new StartEvidence()
-  /** Per item: an observation offered its control (always true for items that name none). */
-  readonly #matched: boolean[]
+  #current: Observation | undefined
+  readonly #run = new RunEvidence()
+  readonly #changes = new PageChanges()
 
-  constructor(items: ChecklistItem[]) {
+  /** `resolve` fills the secrets' placeholders, to compare values a field holds with those an item names. */
+  constructor(items: ChecklistItem[], resolve: ResolveSecrets = (text) => text) {
     this.#items = items
+    this.#resolve = resolve
     this.#judged = items.map((item) => (item.check.kind === 'judgment' ? { status: 'judgment' } : { status: 'open' }))
-    this.#matched = items.map((item) => !NAMES_CONTROL.has(item.check.kind))
+    this.#standing = items.map((item) => ({ matched: !NAMES_CONTROL.has(item.check.kind), seenAt: 0 }))
   }
 
   /**
@@ -89,21 +127,27 @@ export class ChecklistTracker {
     const step = trace.at(-1)?.step ?? 0
     const fresh = trace.slice(this.#read)
     this.#read = trace.length
-    const atStart = !this.#start.started
-    this.#start.start(observation)
-    this.#start.acted(fresh, this.#previous)
+    const atStart = !this.#run.started
+    const chosenOn = this.#previous
+    const input = this.#run.observe(observation, fresh, chosenOn)
+    if (chosenOn && !input) this.#changes.learn(chosenOn, observation)
+    const caused = input && chosenOn !== undefined && this.#changes.caused(chosenOn, observation)
+    this.#current = observation
+    if (chosenOn) this.#sendForms(fresh, chosenOn, step)
     // The statuses the new trace entries were chosen with, for the order rule of `activated`.
     const blocking = this.#items.map((_, index) => this.#blocks(index))
     this.#items.forEach((item, index) => {
-      const judged = this.#judged[index]!
+      const standing = this.#standing[index]!
+      if (standing.settled) return
       const ready = !blocking.slice(0, index).includes(true)
-      const next = this.#judge(index, item.check, judged, observation, fresh, step, ready, atStart)
+      const next = this.#judge(index, item.check, observation, fresh, step, ready, atStart, caused)
       if (next) this.#judged[index] = next
-      if (item.check.kind === 'activated' && !this.#matched[index]) {
-        const wanted = item.check.control
-        this.#matched[index] = observation.elements.some((element) => nameFit(element.name, wanted) > 0)
+      if (NAMES_CONTROL.has(item.check.kind) && offers(observation, item.check)) {
+        standing.matched = true
+        standing.seenAt = this.#run.update
       }
     })
+    this.#serve(fresh, caused)
     this.#previous = observation
   }
 
@@ -111,18 +155,32 @@ export class ChecklistTracker {
   results(): ChecklistItemResult[] {
     return this.#items.map((item, index) => {
       const { status, evidence } = this.#judged[index]!
-      const unproven = status === 'met_at_start' ? 'met_at_start' : status === 'open' && !this.#matched[index] ? 'unmatched' : undefined
-      const result: ChecklistItemResult = { description: item.description, check: item.check, status: unproven ? 'judgment' : (status as ChecklistStatus) }
-      const shown = unproven === 'unmatched' ? clip(`No observation offered a control named ${quote(controlOf(item.check))}`, EVIDENCE_LIMIT) : evidence
+      const standing = this.#standing[index]!
+      const unproven = this.#unproven(index)
+      const check = standing.served ?? item.check
+      const result: ChecklistItemResult = { description: item.description, check, status: unproven ? 'judgment' : (status as ChecklistStatus) }
+      const shown =
+        standing.settled?.evidence ??
+        (unproven === 'unmatched' ? clip(`No observation offered a control named ${quote(controlOf(item.check))}`, EVIDENCE_LIMIT) : evidence)
       if (shown !== undefined) result.evidence = shown
       if (unproven) result.unproven = unproven
       return result
     })
   }
 
-  /** Whether the item is open on the page: checkable, its control seen, and not done. */
+  #unproven(index: number): ChecklistUnproven | undefined {
+    const standing = this.#standing[index]!
+    if (standing.settled) return standing.settled.unproven
+    const { status } = this.#judged[index]!
+    if (status === 'met_at_start' || status === 'unprompted') return status
+    if (status === 'open' && !standing.matched) return 'unmatched'
+    return undefined
+  }
+
+  /** Whether the item is open on the page: checkable, its control seen, not done, and no input landed on it. */
   #blocks(index: number): boolean {
-    return this.#judged[index]!.status === 'open' && this.#matched[index]!
+    const standing = this.#standing[index]!
+    return this.#judged[index]!.status === 'open' && standing.matched && !standing.settled && standing.landedAt === undefined
   }
 
   /** Checkable items not done, in order. */
@@ -130,62 +188,201 @@ export class ChecklistTracker {
     return this.results().filter((item) => item.status === 'open')
   }
 
-  /** True when there is at least one checkable item and every one is done (`met_at_start` and `unmatched` ones are not). */
+  /**
+   * Whether an open item can no longer come true: it names a control, the newest observation offers
+   * none of that name, and an input of the run came after the last observation that offered one.
+   */
+  gone(index: number): boolean {
+    const standing = this.#standing[index]!
+    const check = this.#items[index]!.check
+    if (this.#unproven(index) !== undefined || this.#judged[index]!.status !== 'open' || !NAMES_CONTROL.has(check.kind)) return false
+    if (this.#current && offers(this.#current, check)) return false
+    return this.#run.lastInput > standing.seenAt
+  }
+
+  /** Reports every open item that is gone as such, for good: the run ends on them. */
+  concede(): void {
+    this.#items.forEach((item, index) => {
+      if (!this.gone(index)) return
+      const evidence = clip(`The page no longer offers ${quote(controlOf(item.check))} after the run's last input, so this cannot be checked`, EVIDENCE_LIMIT)
+      this.#standing[index]!.settled = { unproven: 'gone', evidence }
+    })
+  }
+
+  /** The decision disputed the item: it holds DONE back no more, and it is never done. */
+  dispute(index: number, reason: string): void {
+    const standing = this.#standing[index]
+    if (!standing || standing.settled || this.#judged[index]!.status === 'done') return
+    standing.settled = { unproven: 'disputed', evidence: clip(`Disputed by the decision: ${reason}`, EVIDENCE_LIMIT) }
+  }
+
+  /** True when there is at least one checkable item and every one is done (judgment ones of any kind are not). */
   verified(): boolean {
-    const checkable = this.#judged.filter((judged) => judged.status !== 'judgment')
-    return checkable.length > 0 && checkable.every((judged) => judged.status === 'done')
+    const results = this.results()
+    const checkable = results.filter((result) => result.status !== 'judgment' || result.unproven !== undefined)
+    return checkable.length > 0 && checkable.every((result) => result.status === 'done')
   }
 
   /** The item's new status, or undefined to keep the last one. */
   #judge(
     index: number,
     check: ChecklistCheck,
-    last: Judged,
     observation: Observation,
     fresh: TraceEntry[],
     step: number,
     ready: boolean,
     atStart: boolean,
+    caused: boolean,
   ): Judged | undefined {
-    const state = (controls: StateControls | undefined) => keepProof(last, controls && this.#judgeState(index, controls, step, atStart), observation)
+    const last = this.#judged[index]!
+    const standing = this.#standing[index]!
+    const state = (controls: StateControls | undefined) => {
+      if (standing.sealed) return undefined
+      return keepProof(last, controls && this.#judgeState(index, controls, step, atStart), observation)
+    }
     switch (check.kind) {
       case 'field_value':
-        return state(fieldControls(check, observation.elements))
+        return state(this.#fieldControls(check, observation.elements))
       case 'checked':
         return state(checkedControls(check, observation.elements))
       case 'selected':
         return state(selectedControls(check, observation.elements))
       case 'activated':
-        return last.status === 'done' ? undefined : judgeActivated(check, fresh, this.#previous, ready)
+        return last.status === 'done' ? undefined : this.#judgeActivated(index, check, fresh, ready, caused)
       case 'text_visible': {
-        if (!textShows(observation.text, check.text)) return { status: 'open' }
         const shown = `The page shows ${quote(check.text)}`
-        return this.#start.showedAtStart((start) => textShows(start.text, check.text))
-          ? { status: 'met_at_start', evidence: evidence(`Already so at the start: ${shown}`, step) }
-          : { status: 'done', evidence: evidence(shown, step) }
+        return this.#endState(index, textShows(observation.text, check.text), shown, step, (start) => textShows(start.text, check.text))
       }
       case 'url_matches': {
         const url = `URL is ${clip(observation.url, URL_PART)}`
-        if (!urlShows(observation.url, check.contains)) return { status: 'open', evidence: evidence(url, step) }
-        return this.#start.sameUrl(observation.url)
-          ? { status: 'met_at_start', evidence: evidence(`Already so at the start: ${url}`, step) }
-          : { status: 'done', evidence: evidence(url, step) }
+        return this.#endState(index, urlShows(observation.url, check.contains), url, step, (start) => start.url === observation.url, evidence(url, step))
       }
       case 'judgment':
         return undefined
     }
   }
 
-  /** Done on a control that holds the state and got there in the run; `met_at_start` on one that held it all along. */
+  /** An end state: done when it shows and followed an input of the run; else what the page showed by itself. */
+  #endState(index: number, shows: boolean, shown: string, step: number, atStart: (start: Observation) => boolean, openEvidence?: string): Judged {
+    const key = `${index}`
+    this.#run.held(key, shows)
+    if (!shows) return openEvidence === undefined ? { status: 'open' } : { status: 'open', evidence: openEvidence }
+    if (this.#run.followedInput(key)) return { status: 'done', evidence: evidence(shown, step) }
+    if (this.#run.showedAtStart(atStart)) return { status: 'met_at_start', evidence: evidence(`Already so at the start: ${shown}`, step) }
+    return { status: 'unprompted', evidence: evidence(`With no input of the run before it: ${shown}`, step) }
+  }
+
+  /** Done on a control that holds the state through the run; `met_at_start` or `unprompted` on one the page put there. */
   #judgeState(index: number, { controls, holds, describe }: StateControls, step: number, atStart: boolean): Judged {
-    for (const control of controls) this.#start.note(index, control.nodeId, holds(control), atStart)
-    this.#matched[index] = true
+    for (const control of controls) this.#run.note(index, control.nodeId, holds(control), atStart)
     const holding = controls.filter(holds)
-    const proof = holding.find((control) => this.#start.earned(index, control.nodeId))
+    const proof = holding.find((control) => this.#run.earned(index, control.nodeId))
+    const standing = this.#standing[index]!
+    if (proof && standing.unsent) return { status: 'open', evidence: evidence(`${describe(proof)}, but its form was sent before it did`, step), node: proof.nodeId }
     if (proof) return { status: 'done', evidence: evidence(describe(proof), step), node: proof.nodeId }
     const shown = holding[0] ?? controls[0]!
-    if (holding.length > 0) return { status: 'met_at_start', evidence: evidence(`Already so at the start: ${describe(shown)}`, step), node: shown.nodeId }
+    if (holding.length > 0) {
+      const preset = this.#run.preset(index, shown.nodeId)
+      return { status: preset ? 'met_at_start' : 'unprompted', evidence: evidence(`${preset ? 'Already so at the start' : 'With no input of the run before it'}: ${describe(shown)}`, step), node: shown.nodeId }
+    }
     return { status: 'open', evidence: evidence(describe(shown), step), node: shown.nodeId }
+  }
+
+  #fieldControls(check: Extract<ChecklistCheck, { kind: 'field_value' }>, elements: ObservedElement[]): StateControls | undefined {
+    const controls = bestMatches(
+      elements.filter((element) => element.value !== undefined),
+      (element) => element.name,
+      check.field,
+    )
+    if (controls.length === 0) return undefined
+    const wanted = fold(this.#resolve(check.value))
+    const masked = (element: ObservedElement) => element.type === 'password' || element.value === MASKED
+    return {
+      controls,
+      holds: (element) => {
+        if (!masked(element)) return valueMatches(element.value, check.value) || fold(this.#resolve(element.value ?? '')) === wanted
+        // The page shows dots: the field holds what the agent typed into it, if it typed.
+        const typed = this.#run.typed(element.nodeId)
+        return element.value === MASKED && typed !== undefined && fold(this.#resolve(typed)) === wanted
+      },
+      describe: (element) =>
+        masked(element) && element.value === MASKED && this.#run.typed(element.nodeId) !== undefined
+          ? `${named(element)} holds the text the agent typed (masked)`
+          : `${named(element)} holds ${quote(element.value ?? '')}`,
+    }
+  }
+
+  #judgeActivated(index: number, check: Extract<ChecklistCheck, { kind: 'activated' }>, fresh: TraceEntry[], ready: boolean, caused: boolean): Judged | undefined {
+    const standing = this.#standing[index]!
+    let result: Judged | undefined
+    for (const entry of fresh) {
+      if (!landed(entry) || !ACTIVATING.has(entry.operation) || entry.targetName === undefined) continue
+      if (!activates(entry, check.control, this.#previous)) continue
+      // Sending a form before filling it is not the step the checklist asked for.
+      if (!ready) {
+        result = { status: 'open', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} came before the items above it were done`, entry.step) }
+        continue
+      }
+      if (entry.pageChanged && caused && entry === fresh.findLast(landed)) {
+        this.#sealAbove(index)
+        return { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} changed the page`, entry.step) }
+      }
+      standing.landedAt = entry
+      const why = entry.pageChanged ? 'the page changed only as it does by itself' : 'the page did not change'
+      result = { status: 'open', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} landed; ${why}`, entry.step) }
+    }
+    if (result) return result
+    // An input that landed and changed nothing is done once a later input of the run changes the page.
+    const earlier = standing.landedAt
+    if (earlier && caused && fresh.some((entry) => landed(entry) && entry !== earlier)) {
+      this.#sealAbove(index)
+      return { status: 'done', evidence: evidence(`${earlier.operation} ${quote(earlier.targetName!)} landed; the page changed at a later input`, earlier.step) }
+    }
+    return undefined
+  }
+
+  /** An activation came true: the state items above it were what it sent, and stay done. */
+  #sealAbove(index: number): void {
+    for (let above = 0; above < index; above++) {
+      if (STATE_KINDS.has(this.#items[above]!.check.kind) && this.#judged[above]!.status === 'done') this.#standing[above]!.sealed = true
+    }
+  }
+
+  /**
+   * A landed input that sends a form (SUBMIT or Enter in one of its fields, a click on one of its
+   * buttons) seals the state items whose control is in that form and held their state, and marks
+   * those that did not as sent without it.
+   */
+  #sendForms(fresh: TraceEntry[], chosenOn: Observation, step: number): void {
+    for (const entry of fresh) {
+      if (!landed(entry)) continue
+      const form = sentForm(entry, chosenOn)
+      if (form === undefined) continue
+      this.#items.forEach((item, index) => {
+        if (!STATE_KINDS.has(item.check.kind)) return
+        const standing = this.#standing[index]!
+        const judged = this.#judged[index]!
+        const control = chosenOn.elements.find((element) => element.nodeId === judged.node)
+        if (control?.form?.name !== form) return
+        if (judged.status === 'done') {
+          standing.sealed = true
+          standing.unsent = undefined
+          judged.evidence = evidence(`${judged.evidence?.replace(/ \(step \d+\)$/, '') ?? named(control)} when its form was sent`, step)
+        } else if (!standing.sealed) {
+          standing.unsent = true
+        }
+      })
+    }
+  }
+
+  /** A judgment item an action served becomes an `activated` item of that control once the input lands and causes a change. */
+  #serve(fresh: TraceEntry[], caused: boolean): void {
+    const entry = fresh.findLast(landed)
+    if (!entry?.serves || !caused || !entry.pageChanged || entry.targetName === undefined) return
+    const index = this.#items.findIndex((item, at) => item.check.kind === 'judgment' && item.description === entry.serves && !this.#standing[at]!.settled && !this.#standing[at]!.served)
+    if (index < 0) return
+    this.#standing[index]!.served = { kind: 'activated', control: entry.targetName }
+    this.#judged[index] = { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)}, which served it, changed the page`, entry.step) }
   }
 }
 
@@ -202,6 +399,21 @@ function controlOf(check: ChecklistCheck): string {
   return 'control' in check ? check.control : ''
 }
 
+/** Whether the observation offers a control the item names. */
+function offers(observation: Observation, check: ChecklistCheck): boolean {
+  const wanted = controlOf(check)
+  return observation.elements.some((element) => nameFit(element.name, wanted) > 0)
+}
+
+/** The form a landed input sends, by name, read on the observation it was chosen on. */
+function sentForm(entry: TraceEntry, chosenOn: Observation): string | undefined {
+  const element = elementById(chosenOn, entry.target)
+  const form = element?.form?.name
+  if (!element || form === undefined) return undefined
+  if (entry.operation === 'SUBMIT' || (entry.operation === 'PRESS' && entry.key === 'Enter')) return form
+  return entry.operation === 'CLICK' && element.role === 'button' ? form : undefined
+}
+
 /**
  * A state item proven on one control is undone only by that control: another control of the same name
  * (the search box of the results page, a new document's form) holding something else leaves the proof.
@@ -209,20 +421,6 @@ function controlOf(check: ChecklistCheck): string {
 function keepProof(last: Judged, next: Judged | undefined, observation: Observation): Judged | undefined {
   if (!next || next.status === 'done' || last.status !== 'done' || last.node === undefined) return next
   return observation.elements.some((element) => element.nodeId === last.node) ? next : undefined
-}
-
-function fieldControls(check: Extract<ChecklistCheck, { kind: 'field_value' }>, elements: ObservedElement[]): StateControls | undefined {
-  const controls = bestMatches(
-    elements.filter((element) => element.value !== undefined),
-    (element) => element.name,
-    check.field,
-  )
-  if (controls.length === 0) return undefined
-  return {
-    controls,
-    holds: (element) => valueMatches(element.value, check.value),
-    describe: (element) => `${named(element)} holds ${quote(element.value ?? '')}`,
-  }
 }
 
 function checkedControls(check: Extract<ChecklistCheck, { kind: 'checked' }>, elements: ObservedElement[]): StateControls | undefined {
@@ -262,28 +460,6 @@ function chosen(element: ObservedElement): string[] {
   const selected = element.options?.filter((option) => option.selected).map((option) => option.label) ?? []
   if (selected.length > 0) return selected
   return element.value ? [element.value] : []
-}
-
-function judgeActivated(
-  check: Extract<ChecklistCheck, { kind: 'activated' }>,
-  fresh: TraceEntry[],
-  chosenOn: Observation | undefined,
-  ready: boolean,
-): Judged | undefined {
-  let tried: TraceEntry | undefined
-  for (const entry of fresh) {
-    if (entry.stale || !ACTIVATING.has(entry.operation) || entry.targetName === undefined) continue
-    if (!activates(entry, check.control, chosenOn)) continue
-    // Sending a form before filling it is not the step the checklist asked for.
-    if (!ready) return { status: 'open', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} came before the items above it were done`, entry.step) }
-    if (entry.pageChanged) {
-      return { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)} changed the page`, entry.step) }
-    }
-    tried = entry
-  }
-  // An action on the control that changed nothing is worth telling: the next try should differ.
-  if (tried) return { status: 'open', evidence: evidence(`${tried.operation} ${quote(tried.targetName!)} did not change the page`, tried.step) }
-  return undefined
 }
 
 /** Whether the entry's action is acting on the wanted control (see the header). */

@@ -1,5 +1,5 @@
 import type { ChecklistItem, ChecklistItemResult, ChecklistReport, TraceEntry } from '../../types/index.d.ts'
-import { ChecklistTracker } from '../checklist/track-checklist.ts'
+import { ChecklistTracker, type ResolveSecrets } from '../checklist/track-checklist.ts'
 import { writeChecklist, type WrittenChecklist } from '../checklist/write-checklist.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { ChecklistLine } from '../decision/decision.ts'
@@ -21,7 +21,7 @@ const NOTE_LIMIT = 600
  * model must not undo it), and an unmatched one may still turn up on a later page.
  */
 function requestStatus(item: ChecklistItemResult): ChecklistLine['status'] {
-  if (item.unproven === 'met_at_start') return 'done'
+  if (item.unproven === 'met_at_start' || item.unproven === 'unprompted') return 'done'
   if (item.unproven === 'unmatched') return 'open'
   return item.status
 }
@@ -35,6 +35,10 @@ export interface GoalChecklist {
   open(): string[]
   /** Every item checkable and verified: a judgment item is something the page cannot prove. */
   verified(): boolean
+  /** Open items remain, and every one is gone: its control left the page after the run's last input. */
+  onlyGone(): boolean
+  /** Reports the gone items as such: the run ends on them. */
+  concede(): void
   report(): ChecklistReport
 }
 
@@ -44,6 +48,7 @@ export interface GoalChecklist {
  */
 export async function startChecklist(input: {
   goal: string
+  resolve: ResolveSecrets
   observation: Observation
   settings: Settings
   ledger: Ledger
@@ -51,8 +56,9 @@ export async function startChecklist(input: {
 }): Promise<GoalChecklist> {
   const { checklist } = input.settings
   if (checklist === false) return tracked(null, 'none')
-  if (Array.isArray(checklist)) return tracked(checklist, 'caller')
-  if (input.stored) return tracked(input.stored, 'model')
+  const { resolve } = input
+  if (Array.isArray(checklist)) return tracked(checklist, 'caller', undefined, resolve)
+  if (input.stored) return tracked(input.stored, 'model', undefined, resolve)
   let written: WrittenChecklist
   try {
     written = await writeChecklist(input)
@@ -63,7 +69,7 @@ export async function startChecklist(input: {
     return tracked(null, 'none', clip(`The text model failed to write the checklist, so the run went on without one: ${reason}`, NOTE_LIMIT))
   }
   if (written.items === null) return tracked(null, 'none', written.note)
-  return tracked(written.items, 'model')
+  return tracked(written.items, 'model', undefined, resolve)
 }
 
 /** No checklist, and why: the run ended before the one asked for was written. */
@@ -71,8 +77,8 @@ export function unwritten(note: string): GoalChecklist {
   return tracked(null, 'none', clip(note, NOTE_LIMIT))
 }
 
-function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'], note?: string): GoalChecklist {
-  const tracker = items ? new ChecklistTracker(items) : null
+function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'], note?: string, resolve?: ResolveSecrets): GoalChecklist {
+  const tracker = items ? new ChecklistTracker(items, resolve) : null
   return {
     update(observation, trace) {
       tracker?.update(observation, trace)
@@ -95,6 +101,14 @@ function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'
       if (!tracker) return false
       return tracker.verified() && tracker.results().every((item) => item.status !== 'judgment')
     },
+    onlyGone() {
+      if (!tracker) return false
+      const open = tracker.results().flatMap((item, index) => (item.status === 'open' ? [index] : []))
+      return open.length > 0 && open.every((index) => tracker.gone(index))
+    },
+    concede() {
+      tracker?.concede()
+    },
     report() {
       const items = tracker?.results() ?? []
       const report: ChecklistReport = { source, items }
@@ -115,7 +129,11 @@ function unverifiedNote(items: ChecklistItemResult[]): string | undefined {
   const parts: string[] = []
   const met = listed('met_at_start')
   if (met) parts.push(`The page showed ${met} before the run acted, so the run did not bring it about: not verified.`)
+  const unprompted = listed('unprompted')
+  if (unprompted) parts.push(`The page came to show ${unprompted} with no input of the run before it: not verified.`)
   const unmatched = listed('unmatched')
   if (unmatched) parts.push(`No observation offered the control of ${unmatched}, so nothing on the page could check it: not verified.`)
+  const gone = listed('gone')
+  if (gone) parts.push(`The page took away the control of ${gone} after the run's last input, so it could not be checked: not verified.`)
   return parts.length > 0 ? clip(parts.join(' '), NOTE_LIMIT) : undefined
 }

@@ -288,7 +288,8 @@ class GoalRun {
 
   /**
    * Check done: DONE ends the run once every checkable item is verified. With items open, the first
-   * DONE is refused and the model told which; a second one ends the run with unverified_done. A DONE
+   * DONE is refused and the model told which; a second one ends the run with unverified_done, unless
+   * every open item is gone with the page (a success, not verified). A DONE
    * that comes before the checklist waits for it: verifying needs it.
    */
   async #done(step: Step): Promise<boolean> {
@@ -296,6 +297,11 @@ class GoalRun {
     const open = checklist.open()
     if (open.length === 0) return true
     const listed = open.map((item, index) => `${index + 1}. ${item}`).join('; ')
+    if (this.#doneRefused && checklist.onlyGone()) {
+      // Their controls left with the page after the run's last input: nothing can prove them any more.
+      checklist.concede()
+      return true
+    }
     if (this.#doneRefused) this.#stop('unverified_done', `The model chose DONE again while checklist items were not verified on the page: ${listed}.`)
     this.#doneRefused = true
     step.entry.openItems = open

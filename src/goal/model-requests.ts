@@ -8,6 +8,7 @@ import type { WriteTextInput, WrittenText } from '../decision/write-text.ts'
 import type { Settings } from '../options.ts'
 import type { Phase } from './failure-tag.ts'
 import type { GoalChecklist, startChecklist } from './goal-checklist.ts'
+import { fillPlaceholders } from '../secrets/placeholders.ts'
 
 // The run's requests to models in one place, so each is raced with the run and pending as the `model`
 // phase (which tags a failure as the model's), and the loop does not spell out what they share.
@@ -61,7 +62,9 @@ export class ModelRequests {
    * the run: it is written beside the run's own steps, and `signal` (which ends with the run) cancels it.
    */
   checklist(observation: Observation, stored: ChecklistItem[] | undefined, signal: AbortSignal): Promise<GoalChecklist> {
-    return this.#parts.startChecklist({ goal: this.#goal, observation, settings: { ...this.#settings, signal }, ledger: this.#ledger, stored })
+    // The tracker compares values with the secrets filled in, inside the process.
+    const resolve = (text: string) => fillPlaceholders(text, this.#settings.secrets)
+    return this.#parts.startChecklist({ goal: this.#goal, resolve, observation, settings: { ...this.#settings, signal }, ledger: this.#ledger, stored })
   }
 
   /** Waits for a model's answer, raced with the run, as the `model` phase. */

@@ -1,0 +1,59 @@
+import { fold } from '../base/fold.ts'
+import type { Observation, ObservedElement } from '../collector/observation.ts'
+
+// Whether what changed after an input is the input's doing. A page changes by itself too: a clock
+// ticks, a carousel turns, a counter counts. Digits stand for any digits (a clock showing another
+// time is the same clock), and what the page was seen to change between two observations with no
+// input of the run between them (a WAIT, a stale decision observed again) is its own doing from then on.
+
+/** A text as compared: digits stand for any digits. */
+function shape(text: string): string {
+  return fold(text).replace(/\d+/g, '#')
+}
+
+function wordsOf(text: string): Set<string> {
+  return new Set(shape(text).split(' ').filter(Boolean))
+}
+
+/** What a person reads of a control, as compared. */
+function reading(element: ObservedElement): string {
+  return shape(`${element.role}\n${element.name}\n${element.value ?? ''}\n${JSON.stringify(element.state ?? {})}`)
+}
+
+interface Difference {
+  /** Controls that appeared, left, or read otherwise (node IDs). */
+  nodes: string[]
+  /** Words the viewport's text gained or lost. */
+  words: string[]
+}
+
+function difference(before: Observation, after: Observation): Difference {
+  const was = new Map(before.elements.map((element) => [element.nodeId, reading(element)]))
+  const is = new Map(after.elements.map((element) => [element.nodeId, reading(element)]))
+  const nodes = [...is].filter(([node, read]) => was.get(node) !== read).map(([node]) => node)
+  for (const node of was.keys()) if (!is.has(node)) nodes.push(node)
+  const wordsBefore = wordsOf(before.text)
+  const wordsAfter = wordsOf(after.text)
+  const words = [...wordsAfter].filter((word) => !wordsBefore.has(word))
+  for (const word of wordsBefore) if (!wordsAfter.has(word)) words.push(word)
+  return { nodes, words }
+}
+
+export class PageChanges {
+  readonly #ownNodes = new Set<string>()
+  readonly #ownWords = new Set<string>()
+
+  /** Two observations with no input of the run between them: whatever differs, the page changes by itself. */
+  learn(before: Observation, after: Observation): void {
+    const { nodes, words } = difference(before, after)
+    for (const node of nodes) this.#ownNodes.add(node)
+    for (const word of words) this.#ownWords.add(word)
+  }
+
+  /** Whether `after` differs from `before` in its URL, or in a control or a word the page is not known to change by itself. */
+  caused(before: Observation, after: Observation): boolean {
+    if (before.url !== after.url) return true
+    const { nodes, words } = difference(before, after)
+    return nodes.some((node) => !this.#ownNodes.has(node)) || words.some((word) => !this.#ownWords.has(word))
+  }
+}
