@@ -37,6 +37,7 @@ import { dirname, resolve } from 'node:path'
 import type { Browser } from 'puppeteer-core'
 import { launchBrowser } from './common/browser.ts'
 import { integerFlag, listFlag, parseFlags, stringFlag } from './common/flags.ts'
+import { pool } from './common/pool.ts'
 import { firstLine, messageOf } from './common/message.ts'
 import { progress, seconds } from './common/progress.ts'
 import { runScript } from './common/run-script.ts'
@@ -133,15 +134,6 @@ async function useCase(browser: Browser, item: Inspected): Promise<CaseRecord> {
     task,
     ms: Math.round(item.ms + performance.now() - started),
   }
-}
-
-/** Runs `work` on every item, `size` at a time, in order of the list. */
-async function pool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
 }
 
 runScript(NAME, USAGE, main)
