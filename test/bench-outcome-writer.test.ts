@@ -56,7 +56,7 @@ test('one item per step, of the kind the step proves, naming the control as the 
 })
 
 test('a control the request does not list is named as the step names it: it may appear later', (t) => {
-  const items = write('Open the settings and save', [
+  const items = write('Open the settings, set my name to Lena and save', [
     { operation: 'CLICK', target: 'Settings' },
     { operation: 'TYPE_TEXT', target: 'Display name', text: 'Lena' },
     { operation: 'SELECT', target: 'Language', option: 'Deutsch' },
@@ -71,8 +71,29 @@ test('a control the request does not list is named as the step names it: it may 
   )
 })
 
+test('a target several listed controls hold is named as the step names it; typed text the goal does not state is no item', (t) => {
+  const listed: ChecklistPrompt['controls'] = [
+    { role: 'checkbox', name: 'Select Grace Hopper' },
+    { role: 'combobox', name: 'To', type: 'text' },
+    { role: 'link', name: 'Grace Hopper Compiler meeting moved' },
+  ]
+  const steps: OracleStep[] = [
+    { operation: 'CLICK', target: 'Grace Hopper' },
+    { operation: 'TYPE_TEXT', target: 'To', text: 'Lis' },
+    { operation: 'CLICK', target: 'Lisbon, Portugal (LIS)' },
+  ]
+  const items = writeCapableChecklist(steps, { goal: 'Open the email from Grace Hopper, then fly to Lisbon', page: { url: '', title: '' }, controls: listed }, '')
+  t.deepEqual(
+    items.map((item) => item.check),
+    [
+      { kind: 'activated', control: 'Grace Hopper' },
+      { kind: 'activated', control: 'Lisbon, Portugal (LIS)' },
+    ],
+  )
+})
+
 test('keys: Enter activates the control it is pressed in (the one acted on before, without a target); other keys, hover, drag and scroll are judgments', (t) => {
-  const items = write('Tag it and save', [
+  const items = write('Send it to a@b.example', [
     { operation: 'TYPE_TEXT', target: 'Email address', text: 'a@b.example' },
     { operation: 'PRESS', key: 'Enter' },
     { operation: 'PRESS', target: 'Help', key: 'Enter' },
@@ -124,10 +145,10 @@ test('a repeated step is one item, and a long script keeps within the schema bou
   const next: OracleStep = { operation: 'CLICK', target: 'Next' }
   t.deepEqual(write('Go on', [next, next, { operation: 'HOVER', target: 'Shop' }, { operation: 'HOVER', target: 'Shop' }]).length, 2)
   const fields = Array.from({ length: 9 }, (_, index): OracleStep => ({ operation: 'TYPE_TEXT', target: `Field ${index + 1}`, text: 'x' }))
-  const withHover = write('Fill it in', [{ operation: 'HOVER', target: 'Shop' }, ...fields.slice(0, 7), { operation: 'CLICK', target: 'Register now' }])
+  const withHover = write('Fill it in with x', [{ operation: 'HOVER', target: 'Shop' }, ...fields.slice(0, 7), { operation: 'CLICK', target: 'Register now' }])
   t.is(withHover.length, 8)
   t.false(withHover.some((item) => item.check.kind === 'judgment'))
-  const long = write('Fill it in', [...fields, { operation: 'CLICK', target: 'Register now' }])
+  const long = write('Fill it in with x', [...fields, { operation: 'CLICK', target: 'Register now' }])
   t.is(long.length, 8)
   t.deepEqual(long.at(-1)!.check, { kind: 'activated', control: 'Register now' })
   t.deepEqual(long.at(-2)!.check, { kind: 'field_value', field: 'Field 7', value: 'x' })

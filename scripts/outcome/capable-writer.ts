@@ -1,14 +1,17 @@
 import type { ChecklistItem } from '../../types/index.d.ts'
 import { MAX_CHECKLIST_ITEMS, type ChecklistPrompt, type PromptControl } from '../../src/checklist/checklist-schema.ts'
 import type { OracleStep } from '../../test/fixtures/reach/case-types.ts'
-import { findByText, fold, nameMatches } from '../reach/match.ts'
+import { allByText, fold, holds, nameMatches } from '../reach/match.ts'
 
 // The checklist a capable text model would write for a case's goal, played from the case's steps and
 // the checklist request itself: one item per step, of the kind that step proves, the control named as
-// the request's `controls` name it when one matches the step's target by the oracle's text matching
-// (else as the step names it: it may appear later). It knows only what a model could: the goal, the
-// controls and the steps a person would take; never the case's done text. A final `text_visible` item
-// only for a text the goal quotes that no step types, picks or acts on: the text the goal expects to see.
+// the request's `controls` name it when the step's target points to one by the oracle's text matching
+// (named so, else the only control holding it as words: the request lists fields first, not in page
+// order, so among several the oracle's pick cannot be told), else as the step names it (it may appear
+// later). It knows only what a model could: the goal, the controls and the steps a person would take;
+// never the case's done text. Text typed that the goal does not state (the first letters that bring up
+// suggestions) is a means, not a sub-goal: no item. A final `text_visible` item only for a text the goal
+// quotes that no step types, picks or acts on: the text the goal expects to see.
 
 /** Roles whose click sets a checked state rather than activating something. */
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
@@ -17,7 +20,8 @@ const QUOTED = /"([^"]+)"|“([^”]+)”/g
 
 /** `requestText`: the checklist request as the model reads it, for a value a step copies from the page. */
 export function writeCapableChecklist(steps: readonly OracleStep[], prompt: ChecklistPrompt, requestText: string): ChecklistItem[] {
-  const items = steps.map((step, index) => itemFor(step, steps[index - 1], prompt.controls, requestText))
+  const stated = (step: OracleStep) => step.operation !== 'TYPE_TEXT' || step.text === undefined || holds(prompt.goal, step.text)
+  const items = steps.flatMap((step, index) => (stated(step) ? [itemFor(step, steps[index - 1], prompt.controls, requestText)] : []))
   for (const text of quotedPhrases(prompt.goal)) {
     if (!steps.some((step) => textsOf(step).some((said) => nameMatches(said, text)))) {
       items.push({ description: `The page shows "${text}"`, check: { kind: 'text_visible', text } })
@@ -37,9 +41,9 @@ function itemFor(step: OracleStep, previous: OracleStep | undefined, controls: r
       return { description: `Type "${value}" into ${field}`, check: { kind: 'field_value', field, value } }
     }
     case 'SELECT':
-      return selected(controls, findByText(controls, step.target)?.name ?? step.target, step.option)
+      return selected(controls, nameOf(controls, step.target), step.option)
     case 'CLICK': {
-      const control = findByText(controls, step.target)
+      const control = pointedTo(controls, step.target)
       if (control && CHECKABLE_ROLES.has(control.role)) return { description: `Check ${control.name}`, check: { kind: 'checked', control: control.name, checked: true } }
       // Clicking an option of a listed select or listbox picks it, as the oracle plays it.
       const list = control ? undefined : controls.find((candidate) => candidate.options?.some((label) => fold(label) === fold(step.target)))
@@ -69,9 +73,15 @@ function selected(controls: readonly PromptControl[], control: string, option: s
   return { description: `Choose ${listed} in ${control}`, check: { kind: 'selected', control, option: listed } }
 }
 
+/** The control a step's target points to: named so, else the only one holding it as words. */
+function pointedTo(controls: readonly PromptControl[], target: string): PromptControl | undefined {
+  const holding = allByText(controls, target)
+  return holding.find((control) => fold(control.name) === fold(target)) ?? (holding.length === 1 ? holding[0] : undefined)
+}
+
 /** The control's name as the request lists it, else the step's. */
 function nameOf(controls: readonly PromptControl[], target: string): string {
-  return findByText(controls, target)?.name ?? target
+  return pointedTo(controls, target)?.name ?? target
 }
 
 /** The texts a step acts with: its target, what it types, picks or drops on. */
