@@ -17,8 +17,8 @@
 //   page, found again by its index in a new observation and used once: a field gets a click and the
 //   key "1", a native select counts as responding, anything else is clicked at its centre and
 //   watched 300 ms for a response (page-watch.ts says what counts).
-// - task.ts, oracle.ts, oracle-plan.ts: agent.goal on a fresh load (with the case's secrets, if it
-//   has any) with an oracle that plays the case's steps (click, type or copy from the page, select,
+// - task.ts, play.ts, oracle.ts, oracle-plan.ts: agent.goal on a fresh load (with the case's secrets,
+//   if it has any) with an oracle that plays the case's steps (click, type or copy from the page, select,
 //   submit, press a key, hover, drag, scroll a container to its end), picking targets by their text,
 //   and answers BLOCKED when the request does not offer what a step needs. Completed when the goal
 //   succeeded and the page shows the case's done text.
