@@ -53,6 +53,11 @@ test('one item per step, of the kind the step proves, naming the control as the 
     ],
   )
   t.is(items[0]!.description, 'Type "lena@example.com" into Email address')
+  // Within the schema's bounds, however long the text typed: a value it cannot hold is a judgment.
+  const long = 'word '.repeat(60).trim()
+  const [item] = write(`Write "${long}"`, [{ operation: 'TYPE_TEXT', target: 'Email address', text: long }])
+  t.is(item!.description.length, 200)
+  t.is(item!.check.kind, 'judgment')
 })
 
 test('a control the request does not list is named as the step names it: it may appear later', (t) => {

@@ -1,5 +1,6 @@
 import type { ChecklistItem } from '../../types/index.d.ts'
-import { MAX_CHECKLIST_ITEMS, type ChecklistPrompt, type PromptControl } from '../../src/checklist/checklist-schema.ts'
+import { clip } from '../../src/clip.ts'
+import { MAX_CHECKLIST_ITEMS, MAX_CHECKLIST_TEXT, type ChecklistPrompt, type PromptControl } from '../../src/checklist/checklist-schema.ts'
 import type { OracleStep } from '../../test/fixtures/reach/case-types.ts'
 import { allByText, fold, holds, nameMatches } from '../reach/match.ts'
 
@@ -27,7 +28,8 @@ export function writeCapableChecklist(steps: readonly OracleStep[], prompt: Chec
       items.push({ description: `The page shows "${text}"`, check: { kind: 'text_visible', text } })
     }
   }
-  return bounded(unique(items))
+  // A description says a long name or value in full no more than a model told the bound would.
+  return bounded(unique(items)).map((item) => ({ ...item, description: clip(item.description, MAX_CHECKLIST_TEXT) }))
 }
 
 function itemFor(step: OracleStep, previous: OracleStep | undefined, controls: readonly PromptControl[], requestText: string): ChecklistItem {
@@ -38,6 +40,8 @@ function itemFor(step: OracleStep, previous: OracleStep | undefined, controls: r
       const field = nameOf(controls, step.target)
       const value = step.copy === undefined ? step.text : new RegExp(step.copy).exec(requestText)?.[1]
       if (value === undefined) return judgment(`Type into ${field} the text copied from the page`)
+      // The schema holds no longer value: what a model cannot check, it leaves to judgment.
+      if (value.length > MAX_CHECKLIST_TEXT) return judgment(`Type "${value}" into ${field}`)
       return { description: `Type "${value}" into ${field}`, check: { kind: 'field_value', field, value } }
     }
     case 'SELECT':
