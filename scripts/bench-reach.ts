@@ -17,8 +17,8 @@
 //   page, found again by its index in a new observation and used once: a field gets a click and the
 //   key "1", a native select counts as responding, anything else is clicked at its centre and
 //   watched 300 ms for a response (page-watch.ts says what counts).
-// - task.ts, oracle.ts, oracle-plan.ts: agent.goal on a fresh load (with the case's secrets, if it
-//   has any) with an oracle that plays the case's steps (click, type or copy from the page, select,
+// - task.ts, play.ts, oracle.ts, oracle-plan.ts: agent.goal on a fresh load (with the case's secrets,
+//   if it has any) with an oracle that plays the case's steps (click, type or copy from the page, select,
 //   submit, press a key, hover, drag, scroll a container to its end), picking targets by their text,
 //   and answers BLOCKED when the request does not offer what a step needs. Completed when the goal
 //   succeeded and the page shows the case's done text.
@@ -37,6 +37,7 @@ import { dirname, resolve } from 'node:path'
 import type { Browser } from 'puppeteer-core'
 import { launchBrowser } from './common/browser.ts'
 import { integerFlag, listFlag, parseFlags, stringFlag } from './common/flags.ts'
+import { pool } from './common/pool.ts'
 import { firstLine, messageOf } from './common/message.ts'
 import { progress, seconds } from './common/progress.ts'
 import { runScript } from './common/run-script.ts'
@@ -133,15 +134,6 @@ async function useCase(browser: Browser, item: Inspected): Promise<CaseRecord> {
     task,
     ms: Math.round(item.ms + performance.now() - started),
   }
-}
-
-/** Runs `work` on every item, `size` at a time, in order of the list. */
-async function pool<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker))
 }
 
 runScript(NAME, USAGE, main)

@@ -9,6 +9,7 @@ import { MockLanguageModelV4 } from 'ai/test'
 import { distribution } from '../../test/helpers/decision-models.ts'
 import { textResult, tokenUsage } from '../../test/helpers/language-models.ts'
 import type { OracleStep } from '../../test/fixtures/reach/case-types.ts'
+import { findByText } from './match.ts'
 import { describeStep, planStep, scrollEntry, type Plan, type State } from './oracle-plan.ts'
 
 // The oracle of a case's task: a decision model that knows the steps a person would take and plays
@@ -17,7 +18,8 @@ import { describeStep, planStep, scrollEntry, type Plan, type State } from './or
 // scroll container by its name in `state.page.scroll` (oracle-plan.ts). It cannot help the
 // collector: when the step's operation, target, key or destination is not offered, it answers
 // BLOCKED and says why. That is how a missing control fails a task. After the last step it answers
-// DONE.
+// DONE. A choice question its plan does not answer (one it does not know included) is not refused:
+// it gets the option that names the step's target, else the first.
 //
 // Which step is next comes from the request's own history (`recent_actions` that acted), so a stale
 // decision the loop discarded is played again rather than skipped. A scroll step goes on while its
@@ -55,7 +57,7 @@ export function oracle(steps: readonly OracleStep[]): Oracle {
         const plan: Plan = step ? planStep(step, where, options, state) : { operation: 'DONE' }
         if ('blocked' in plan) result.blocked ??= plan.blocked
         else if (step?.operation === 'TYPE_TEXT') pending = { step, where: `${where} (${describeStep(step)})` }
-        return { answers: answer(options, plan), warnings: [], usage: { inputTokens: 100, outputTokens: 5 } }
+        return { answers: answer(options, plan, step), warnings: [], usage: { inputTokens: 100, outputTokens: 5 } }
       },
     },
     text: new MockLanguageModelV4({
@@ -106,14 +108,14 @@ function isScroll(step: OracleStep): step is Extract<OracleStep, { operation: 'S
 }
 
 /** What the user messages of a text request say (the instructions left out). */
-function userText(prompt: LanguageModelV4Prompt): string {
+export function userText(prompt: LanguageModelV4Prompt): string {
   return prompt
     .flatMap((message) => (message.role === 'user' ? message.content : []))
     .map((part) => (part.type === 'text' ? part.text : ''))
     .join('\n')
 }
 
-function answer(options: Experimental_DecisionModelV4CallOptions, plan: Plan): Record<string, Experimental_DecisionModelV4Answer> {
+function answer(options: Experimental_DecisionModelV4CallOptions, plan: Plan, step: OracleStep | undefined): Record<string, Experimental_DecisionModelV4Answer> {
   const answers: Record<string, Experimental_DecisionModelV4Answer> = {}
   const head = `${plan.operation.toLowerCase()}_target`
   for (const [id, question] of Object.entries(options.questions)) {
@@ -123,7 +125,7 @@ function answer(options: Experimental_DecisionModelV4CallOptions, plan: Plan): R
     } else if (question.type === 'choice') {
       const keys = Object.keys(question.criteria)
       const planned = id === 'operation' ? plan.operation : id === head && 'target' in plan ? plan.target : 'answers' in plan ? plan.answers?.[id] : undefined
-      const choice = planned !== undefined && keys.includes(planned) ? planned : keys[0]!
+      const choice = planned !== undefined && keys.includes(planned) ? planned : closestOption(question.criteria, step)
       answers[id] = { type: 'choice', choice, probabilities: distribution(keys, choice, P) }
     } else if (question.type === 'score') {
       answers[id] = { type: 'score', score: 0 }
@@ -132,4 +134,21 @@ function answer(options: Experimental_DecisionModelV4CallOptions, plan: Plan): R
     }
   }
   return answers
+}
+
+/**
+ * The answer to a choice question the plan does not cover (another operation's target, or a question
+ * the oracle does not know, such as which checklist item an action serves): the option whose key or
+ * description names the step's target, by the text matching of its targets, else the first.
+ */
+function closestOption(criteria: Readonly<Record<string, unknown>>, step: OracleStep | undefined): string {
+  const keys = Object.keys(criteria)
+  const target = step && 'target' in step ? step.target : undefined
+  if (target === undefined) return keys[0]!
+  const said = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value))
+  const texts = keys.flatMap((key) => [
+    { key, name: key },
+    { key, name: said(criteria[key]) },
+  ])
+  return findByText(texts, target)?.key ?? keys[0]!
 }
