@@ -2,6 +2,7 @@ import test from 'ava'
 import type { ElementHandle, Page } from 'puppeteer-core'
 import agent, { BlockedError } from '../src/index.ts'
 import { isolatedWorld } from '../src/browser/isolated-world.ts'
+import { callHandleInFrame } from '../src/browser/page-script.ts'
 import { observe } from '../src/collector/observe.ts'
 import type { Snapshot } from '../src/collector/observation.ts'
 import { act } from '../src/executor/act.ts'
@@ -208,4 +209,23 @@ test('TYPE_TEXT: focus taken by another field, and activeElement faked, never wr
   t.deepEqual(outcome, { acted: false, stale: 'after focus: not focused' })
   t.deepEqual(await page.$$eval('input:not([type=checkbox])', (inputs) => inputs.map((input) => (input as HTMLInputElement).value)), ['', ''])
   await snapshot.dispose()
+})
+
+test('a click into a field lands by the focus it gave: focus the page gave the field before the click reached it, or after a press went elsewhere, does not count', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent('<input id="field" aria-label="Name"><button id="other">Other</button>')
+  const field = await isolatedHandle(page, '#field')
+  const focusField = () => page.evaluate(() => document.getElementById('field')!.focus())
+  const watched = async (run: () => Promise<unknown>) => {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    const watch = await callHandleInFrame(page.mainFrame(), 'watchInput', field, ['pointerdown', 'mousedown'], false)
+    await run()
+    const report = await watch.evaluate((armed) => armed.report())
+    await watch.evaluate((armed) => armed.dispose())
+    return report
+  }
+  t.like(await watched(() => page.click('#field')), { focused: true, redirected: null })
+  // Given while the watch was armed, then the press went to "Other": the click never gave it.
+  t.like(await watched(async () => (await focusField(), page.click('#other'))), { focused: false, redirected: { type: 'pointerdown', to: '<button#other> "Other"' } })
+  t.like(await watched(async () => (await page.click('#other'), focusField())), { focused: false })
 })

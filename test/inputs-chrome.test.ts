@@ -82,6 +82,45 @@ test('CLICK into a text field and a textarea puts focus and the caret in each', 
   t.false(seen[0]!.operations.includes('DRAG'))
 })
 
+// The dialog put up on focus takes the click's release, which the watch stops: the click landed all the same.
+const endsOnFocus = [
+  { where: 'in the page', open: (page: Page) => page.goto(servers.site.url('sites/inputs/focus-ends.html')) },
+  { where: 'in the page (the dialog in a task after the click)', open: (page: Page) => page.goto(servers.site.url('sites/inputs/focus-ends.html?later')) },
+  { where: 'in an open shadow root', open: (page: Page) => page.goto(servers.site.url('sites/inputs/focus-ends.html?shadow')) },
+  {
+    where: 'in a cross-origin frame',
+    open: (page: Page) => page.setContent(`<iframe src="${servers.other.url('sites/inputs/focus-ends.html')}" width="600" height="400"></iframe>`, { waitUntil: 'load' }),
+  },
+]
+for (const { where, open } of endsOnFocus) {
+  test(`CLICK into a field ${where} whose focus ends the task and puts up a dialog that takes focus: the click landed, DONE ends the run success`, async (t) => {
+    const page = await chrome.page(t)
+    await open(page)
+    const frame = page.frames().find((candidate) => candidate.url().includes('focus-ends.html'))!
+    // On a busy machine a new frame can report after the first observation: the model waits for the field.
+    let clicked = -1
+    const scripted = scriptedModel((request, index) => {
+      if (clicked >= 0) return { operation: 'DONE' }
+      if (!request.elements.some((element) => element.name === 'Nickname')) return { operation: 'WAIT' }
+      clicked = index
+      return { operation: 'CLICK', target: 'Nickname' }
+    })
+    const result = await agent(page).goal('Use the page.', { decisions: scripted.model, text: textModel('unused'), checklist: false })
+    t.is(result.status, 'success', result.error?.message)
+    t.deepEqual(
+      actions(result).filter((action) => action.operation !== 'WAIT'),
+      [{ operation: 'CLICK', targetName: 'Nickname', stale: false, pageChanged: true }],
+    )
+    const counts = await frame.evaluate(() => (window as unknown as { counts: Counts }).counts)
+    t.is(counts['focus:nickname'], 1)
+    t.is(counts['pointerup:overlay'] ?? 0, 0)
+    t.is(counts['click:overlay'] ?? 0, 0)
+    t.is(await frame.$eval('#status', (status) => status.textContent), 'Task complete')
+    // The next request shows where the page put focus.
+    t.deepEqual(focusedNames(scripted.seen[clicked + 1]), ['Close'])
+  })
+}
+
 // ---------------------------------------------------------------- PRESS
 
 test('PRESS Escape on the page closes a modal that listens on the document', async (t) => {

@@ -56,15 +56,16 @@ function targetOf(decision: Decision): string {
 }
 
 /**
- * A click; on a field, the click puts the caret there, so keyboard focus must be in the field after it
- * (a page that moves it elsewhere would take the next key or text). The freshness check runs while the
- * click's watch is armed and its point found, and nothing is pressed before it passed.
+ * A click; on a field, it is there to put the caret in it, and is judged by the keyboard focus it gave
+ * the field. The freshness check runs while the click's watch is armed and its point found, and
+ * nothing is pressed before it passed.
  */
 async function click(input: ActionInput): Promise<ActionOutcome> {
   const approach = input.element && !input.element.pointerFollowed ? 'press' : 'move'
+  const intoField = input.element?.operations.includes('type') === true
   const handle = input.snapshot.handles.get(targetOf(input.decision))
   // A target the snapshot holds no handle for is known to the check alone, which then runs first.
-  if (!handle) return withFreshTarget(input, async (checked, at) => focusKept(input, checked, await clickTarget(input.page, checked, approach, at)))
+  if (!handle) return withFreshTarget(input, (checked, at) => clickTarget(input.page, checked, approach, at, intoField))
   const gate: Gate = checkTarget(input).then((fresh) => {
     if (!fresh.fresh) return { done: false, stale: fresh.reason }
     input.signal?.throwIfAborted()
@@ -73,17 +74,7 @@ async function click(input: ActionInput): Promise<ActionOutcome> {
   })
   // Read by the click, maybe after a failure of its own: never a rejection no one awaits.
   gate.catch(() => {})
-  const clicked = await clickTarget(input.page, handle, approach, gate)
-  return outcomeOf(await focusKept(input, handle, clicked), handle)
-}
-
-/** After a click on a field: the click's result, unless keyboard focus went somewhere else. */
-async function focusKept(input: ActionInput, handle: ElementHandle<Element>, clicked: InputResult): Promise<InputResult> {
-  if (!clicked.done || !input.element?.operations.includes('type')) return clicked
-  const focus = await callInFrame(handle.frame, 'focusHolder', handle).catch(unlessDocumentGone(null))
-  // The click navigated the document away: its focus went with it, which is the click's right.
-  if (focus === null || focus.inside) return clicked
-  return { done: false, redirected: `the click left keyboard focus on ${focus.holder}, not in the field` }
+  return outcomeOf(await clickTarget(input.page, handle, approach, gate, intoField), handle)
 }
 
 async function selectOption(input: ActionInput, handle: ElementHandle<Element>): Promise<InputResult> {

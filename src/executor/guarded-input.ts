@@ -100,6 +100,24 @@ function verdict(report: WatchReport | null, pressed: string[], kind: string): I
   return { done: true }
 }
 
+/** A click's verdict on what the watch saw. */
+type ClickVerdict = (report: WatchReport | null) => InputResult
+
+/** A click must bring each of its events to the target. */
+const pressVerdict: ClickVerdict = (report) => verdict(report, PRESS_EVENTS.click, 'click')
+
+/**
+ * A click into a field is there to give it keyboard focus: it landed when focus was in the field as
+ * the click reached it or came to it then, whatever the page did with focus next (a page that ends its
+ * task on focus and covers itself with a dialog also takes the release, which the watch stopped). The
+ * keys that follow check focus again themselves.
+ */
+const focusVerdict: ClickVerdict = (report) => {
+  if (report === null || report.focused) return { done: true }
+  const pressed = pressVerdict(report)
+  return pressed.done ? { done: false, redirected: `the click left keyboard focus on ${report.holder}, not in the field` } : pressed
+}
+
 /**
  * Gives the target keyboard focus without scrolling anything: the page stays where the model saw it,
  * and a textarea keeps its scroll position (a plain focus() puts it back at the top).
@@ -150,7 +168,15 @@ async function button(page: Page, type: 'mousePressed' | 'mouseReleased', point:
  * it; the events of `types` must reach the target. `held` runs between the press and the release (a drag's moves).
  * Nothing is pressed before `pointing` gave the point (a gate: once it let the input through).
  */
-async function pressAt(page: Page, handle: ElementHandle<Element>, pointing: Point | Gate, types: string[], held?: () => Promise<void>, approach: Approach = 'move'): Promise<InputResult> {
+async function pressAt(
+  page: Page,
+  handle: ElementHandle<Element>,
+  pointing: Point | Gate,
+  types: string[],
+  held?: () => Promise<void>,
+  approach: Approach = 'move',
+  judge: ClickVerdict = pressVerdict,
+): Promise<InputResult> {
   // The point is found while the watch is armed (and the target checked, with a gate): none needs the others.
   // Where the pointer will not move first, the page's scroll is read now too.
   const knowing = hitFacts(page, handle, approach === 'press')
@@ -167,17 +193,17 @@ async function pressAt(page: Page, handle: ElementHandle<Element>, pointing: Poi
         // Sent together: nothing the release needs happens between them, and the watch judges both.
         await Promise.all([button(page, 'mousePressed', point), button(page, 'mouseReleased', point)])
         const at = performance.now()
-        return delivered(verdict(await read(watch), PRESS_EVENTS.click, 'click'), at)
+        return delivered(judge(await read(watch)), at)
       }
       await (approach === 'move' ? page.mouse.down() : button(page, 'mousePressed', point))
       // A drag's moves only follow a press that reached the target; a click's release is judged with its press.
-      const pressVerdict = held ? verdict(await read(watch), PRESS_EVENTS.click, 'click') : undefined
+      const pressed = held ? pressVerdict(await read(watch)) : undefined
       // Released in any case, so the button is not left down; the watch stops a misdirected release.
-      if (pressVerdict?.done && held) await held()
+      if (pressed?.done && held) await held()
       await (approach === 'move' ? page.mouse.up() : button(page, 'mouseReleased', point))
       const at = performance.now()
-      if (pressVerdict && !pressVerdict.done) return pressVerdict
-      return delivered(verdict(await read(watch), PRESS_EVENTS.click, 'click'), at)
+      if (pressed && !pressed.done) return pressed
+      return delivered(judge(await read(watch)), at)
     },
     false,
     pointing instanceof Promise ? pointing : undefined,
@@ -193,10 +219,11 @@ function delivered(result: InputResult, at: number): InputResult {
  * Clicks the target at `where` (by default the centre of its visible box), after the browser has
  * confirmed the target is there. A click with a key held (a multiple listbox's Ctrl-click) moves the
  * pointer, which sends the keys along. With a gate, nothing is pressed until it lets the click through,
- * at the point it found; it is waited for while the watch is armed.
+ * at the point it found; it is waited for while the watch is armed. A click `intoField` is judged by
+ * the keyboard focus it gave the field.
  */
-export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move', where?: Point | Gate): Promise<InputResult> {
-  return pressAt(page, handle, where ?? pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach)
+export async function clickTarget(page: Page, handle: ElementHandle<Element>, approach: Approach = 'move', where?: Point | Gate, intoField = false): Promise<InputResult> {
+  return pressAt(page, handle, where ?? pointOf(handle, 'click'), CLICK_EVENTS, undefined, approach, intoField ? focusVerdict : pressVerdict)
 }
 
 /**

@@ -4,13 +4,10 @@ import { DATE_FORMATS } from './date-formats.ts'
 import {
   attributeOf,
   clientHeightOf,
-  containsNode,
   formFields,
-  idOf,
   innerTextOf,
   isConnectedNode,
   listenOn,
-  localNameOf,
   ownerDocumentOf,
   queryOne,
   scrollElementBy,
@@ -28,17 +25,8 @@ import { lastObservationStands } from './reused-report.ts'
 import { collapse } from './text.ts'
 import { disabled } from './visibility.ts'
 
-// What the executor does inside the page: say what holds focus, type over a focused field, plan and request a form's
+// What the executor does inside the page: type over a focused field, plan and request a form's
 // submit, scroll by a page, wait for the DOM to go quiet, find a listbox option by its text.
-
-/** Whether keyboard focus is in the element (or a node inside it), and a short name of what holds it. */
-export function focusHolder(element: Element): { inside: boolean; holder: string } {
-  const active = focusedElement(ownerDocumentOf(element))
-  const inside = active !== null && (active === element || containsNode(element, active))
-  if (!active) return { inside, holder: 'nothing' }
-  const label = idOf(active) || attributeOf(active, 'name') || attributeOf(active, 'aria-label') || ''
-  return { inside, holder: `<${localNameOf(active)}${label ? ` "${label.slice(0, 40)}"` : ''}>` }
-}
 
 /** Outcome of replacing a control's value. */
 export type ReplaceResult = { ok: true; value: string; password?: true } | { ok: false; reason: string }
