@@ -2,6 +2,7 @@ import test from 'ava'
 import { likeness, matchTarget, recordTarget } from '../src/cache/match-target.ts'
 import { parseGoalEntry } from '../src/cache/goal-entry.ts'
 import type { ObservedElement } from '../src/collector/observation.ts'
+import { nameByPosition } from '../src/collector/positional-names.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
 // Finding a recorded target in a new observation: exact first, then one clear best by score, else
@@ -52,6 +53,19 @@ test('equal identities are told apart by fingerprint, then by recorded place', (
 test('a candidate whose name shares no word with the recorded one is no match, however alike the rest', (t) => {
   const deleting = { ...addToCart, id: 'e8', name: 'Delete' }
   t.like(matchTarget(recorded, page([home, deleting]), 'click'), { miss: 'no element\'s name shares a word with "Add to cart" (button)' })
+})
+
+test('a control named by its place is recorded as unnamed: the field named so on the next page is not taken for it', (t) => {
+  const unnamed = (id: string, nearby: string) => observedElement(id, { role: 'textbox', name: '', tag: 'input', type: 'text', nearby, operations: ['type'], fingerprint: nearby })
+  const before = [unnamed('e1', 'Coupon')]
+  nameByPosition(before)
+  const target = recordTarget(before[0]!, page(before))
+  t.is(target.name, '')
+  // Another unnamed field above it takes its positional name; the coupon field is found by its nearby text.
+  const after = [unnamed('e1', 'Gift card'), unnamed('e2', 'Coupon')]
+  nameByPosition(after)
+  t.deepEqual(after.map((element) => element.name), ['text field 1', 'text field 2'])
+  t.like(matchTarget(target, page(after), 'type'), { how: 'exact', element: { id: 'e2' } })
 })
 
 test('only elements offering the operation are candidates', (t) => {

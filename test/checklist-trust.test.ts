@@ -3,14 +3,15 @@ import { MockLanguageModelV4 } from 'ai/test'
 import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import type { ChecklistItem, GoalResult } from '../types/index.d.ts'
+import type { ChecklistPrompt } from '../src/checklist/checklist-schema.ts'
 import { useChrome } from './helpers/chrome.ts'
 import { useFixtureServers } from './helpers/fixture-server.ts'
-import { askedForChecklist, evaluatorModel, scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
+import { askedForChecklist, checklistWriter, evaluatorModel, scriptedModel, textModel, type ScriptStep } from './helpers/goal-scripted-model.ts'
 
 // `verified` is earned by the run (issue 25, items 1–3), in real Chrome: what the page showed before
 // the run acted proves nothing, text no person can see is not shown, an item whose control the page
-// never names does not turn a finished task into a failure, and a text model that cannot write the
-// checklist does not fail the run.
+// never names does not turn a finished task into a failure, a field the page leaves unnamed can be
+// named by its place (issue 43), and a text model that cannot write the checklist does not fail the run.
 
 const chrome = useChrome(test)
 const servers = useFixtureServers(test)
@@ -115,14 +116,14 @@ test('text no person can see (transparent, 1 px, opacity 0.02, clipped screen-re
   ])
 })
 
-test('an item naming a field the page leaves unnamed is unmatched: DONE is not refused, and the run is not verified', async (t) => {
+test('an item naming a field by a name the page never shows is unmatched: DONE is not refused, and the run is not verified', async (t) => {
   const page = await open(t, 'unnamed.html')
   const checklist = [
     item('The coupon code is entered', { kind: 'field_value', field: 'Coupon code', value: 'SAVE10' }),
     item('The coupon is applied', { kind: 'activated', control: 'Apply' }),
     item('The page confirms it', { kind: 'text_visible', text: 'Coupon applied' }),
   ]
-  const steps: ScriptStep[] = [{ operation: 'TYPE_TEXT', target: '' }, { operation: 'CLICK', target: 'Apply' }, { operation: 'DONE' }, { operation: 'DONE' }]
+  const steps: ScriptStep[] = [{ operation: 'TYPE_TEXT', target: 'text field 1' }, { operation: 'CLICK', target: 'Apply' }, { operation: 'DONE' }, { operation: 'DONE' }]
   const outcome = await run(page, steps, { checklist, text: textModel('SAVE10') })
   t.is(outcome.error, undefined)
   t.is(outcome.status, 'success')
@@ -131,6 +132,30 @@ test('an item naming a field the page leaves unnamed is unmatched: DONE is not r
   t.deepEqual(statuses(outcome), ['The coupon code is entered: judgment (unmatched)', 'The coupon is applied: done', 'The page confirms it: done'])
   t.regex(outcome.checklist.items[0]!.evidence!, /No observation offered a control named "Coupon code"/)
   t.regex(outcome.checklist.note!, /No observation offered the control of "The coupon code is entered"/)
+})
+
+test('a field the page leaves unnamed is named by its place: a checklist item naming it so is verified, and the writer read the page text', async (t) => {
+  const page = await open(t, 'unnamed-pair.html')
+  const checklist = { items: [item('The card number is in the second box', { kind: 'field_value', field: 'text field 2', value: 'K7Q-22' })] }
+  const text = checklistWriter(checklist, 'K7Q-22')
+  const outcome = await run(page, [{ operation: 'TYPE_TEXT', target: 'text field 2' }, { operation: 'DONE' }], { text })
+  t.is(outcome.error, undefined)
+  t.true(outcome.verified)
+  t.deepEqual(statuses(outcome), ['The card number is in the second box: done'])
+  t.is(outcome.trace[0]!.targetName, 'text field 2')
+  t.is(await page.$eval('#second', (field) => (field as HTMLInputElement).value), 'K7Q-22')
+  // The checklist request: the fields by their place, marked so, and the text the value is copied from.
+  const user = text.doGenerateCalls.find(askedForChecklist)!.prompt.find((message) => message.role === 'user')!
+  const part = Array.isArray(user.content) ? user.content.find((candidate) => candidate.type === 'text') : undefined
+  const request = JSON.parse(part?.type === 'text' ? part.text : '{}') as ChecklistPrompt
+  t.regex(request.page.text, /Your card number is K7Q-22\./)
+  t.deepEqual(
+    request.controls.map((control) => [control.name, control.name_from]),
+    [
+      ['text field 1', 'position'],
+      ['text field 2', 'position'],
+    ],
+  )
 })
 
 test('a text model that cannot be reached costs the checklist, not the run, for a goal that types nothing', async (t) => {
@@ -148,7 +173,7 @@ test('a text model that cannot be reached costs the checklist, not the run, for 
 
   // A goal that types still needs the text model for the value.
   const typing = await open(t, 'unnamed.html')
-  const typed = await run(typing, [{ operation: 'TYPE_TEXT', target: '' }, { operation: 'DONE' }], { text: unreachableModel() })
+  const typed = await run(typing, [{ operation: 'TYPE_TEXT', target: 'text field 1' }, { operation: 'DONE' }], { text: unreachableModel() })
   t.is(typed.failure, 'model_failed')
   t.regex(typed.checklist.note!, /ECONNREFUSED/)
 })

@@ -120,3 +120,25 @@ test('the prompt lists fields first, each role and name once, and stays small on
   t.is(prompt.controls_left_out, 250 - 80 + 30)
   t.is(new Set(prompt.controls.map((control) => control.name)).size, 80, 'repeated links are listed once')
 })
+
+test('the prompt holds the start of the page text, what each control holds, and which names are by place', (t) => {
+  const text = `Your coupon code is SAVE10. ${'More of the page. '.repeat(300)}`
+  const page = pageObservation({
+    url: 'https://shop.test/cart',
+    text,
+    elements: [
+      observedElement('e1', { role: 'textbox', name: 'Name', tag: 'input', type: 'text', value: 'Ada', operations: ['type'] }),
+      observedElement('e2', { role: 'textbox', name: 'text field 1', nameFrom: 'position', tag: 'input', type: 'text', value: 'x'.repeat(500), operations: ['type'] }),
+      observedElement('e3', { role: 'textbox', name: 'text field 2', nameFrom: 'position', tag: 'input', type: 'text', value: '', operations: ['type'] }),
+    ],
+  })
+  const prompt = checklistPrompt('Apply the coupon code the page shows', page)
+  t.true(prompt.page.text.startsWith('Your coupon code is SAVE10.'))
+  t.is(prompt.page.text.length, 3_000)
+  t.true(prompt.page.text.endsWith(`… (${text.length.toLocaleString('en')} characters)`), 'says how long the whole text was')
+  t.deepEqual(prompt.controls, [
+    { role: 'textbox', name: 'Name', type: 'text', value: 'Ada' },
+    { role: 'textbox', name: 'text field 1', name_from: 'position', type: 'text', value: `${'x'.repeat(82)}… (500 characters)` },
+    { role: 'textbox', name: 'text field 2', name_from: 'position', type: 'text' },
+  ])
+})

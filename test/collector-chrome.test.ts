@@ -7,7 +7,8 @@ import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import type { Observation, Snapshot } from '../src/collector/observation.ts'
 
 // observe() in real Chrome: visibility and covering, scroll containers, shadow roots, frames of the
-// same and of another origin, caps on huge pages, and node IDs across re-renders.
+// same and of another origin, caps on huge pages, node IDs across re-renders, and the names of
+// unnamed fields by their place.
 
 const chrome = useChrome(test)
 const servers = useFixtureServers(test)
@@ -235,4 +236,36 @@ test('a form whose fields are named "hidden" and "id" is read like any other: it
   const button = snapshot.observation.elements.find((element) => element.name === 'Add to cart')
   t.is(button?.nearby, 'Size 42, in stock')
   t.true(snapshot.observation.text.includes('Size 42, in stock'))
+})
+
+test('unnamed fields are named by kind and place: a named field added above keeps their names, an unnamed one renumbers those of its kind', async (t) => {
+  const page = await chrome.page(t)
+  await page.setContent(`<form id="form">
+    <div><label>Email <input value="ada@example.com"></label></div>
+    <div><input value="first"></div>
+    <div><input value="second"></div>
+    <div><input type="date" value="2025-01-02"></div></form>`)
+  const byValue = (observation: Observation) => observation.elements.map((element) => [element.value, element.name, element.nameFrom ?? null])
+  const first = await snap(t, page)
+  t.deepEqual(byValue(first.observation), [
+    ['ada@example.com', 'Email', null],
+    ['first', 'text field 1', 'position'],
+    ['second', 'text field 2', 'position'],
+    ['2025-01-02', 'date field 1', 'position'],
+  ])
+
+  await page.$eval('#form', (form) => form.insertAdjacentHTML('afterbegin', '<div><label>Phone <input value="555"></label></div>'))
+  const named = await snap(t, page, first)
+  t.deepEqual(byValue(named.observation).slice(1), byValue(first.observation))
+
+  await page.$eval('#form', (form) => form.insertAdjacentHTML('afterbegin', '<div><input value="new"></div>'))
+  const unnamed = await snap(t, page, named)
+  t.deepEqual(byValue(unnamed.observation), [
+    ['new', 'text field 1', 'position'],
+    ['555', 'Phone', null],
+    ['ada@example.com', 'Email', null],
+    ['first', 'text field 2', 'position'],
+    ['second', 'text field 3', 'position'],
+    ['2025-01-02', 'date field 1', 'position'],
+  ])
 })

@@ -101,6 +101,30 @@ test('the cap keeps frame controls first when it binds, and counts what it leave
   t.is(merged.handles.size, LIMITS.maxElements)
 })
 
+test('unnamed controls are named by kind and place across frames, counting those the cap leaves out', (t) => {
+  const field = (nodeId: string, name: string, type = 'text') => element(name, { nodeId, role: 'textbox', tag: 'input', type, operations: ['type'] })
+  const buttons = Array.from({ length: 300 }, (_, i) => element('', { nodeId: `d1:b${i}` }))
+  const top = place(report([field('d1:a', 'Email'), field('d1:b', ''), field('d1:c', '', 'date'), field('d1:d', ''), ...buttons]))
+  const child = place(report([field('d2:e', ''), element('', { nodeId: 'd2:b' })], { url: 'http://localhost/c' }))
+  const { elements } = mergeFrames([top, child], []).observation
+  const named = (nodeId: string) => elements.find((e) => e.nodeId === nodeId)
+  t.deepEqual(
+    ['d1:a', 'd1:b', 'd1:c', 'd1:d', 'd1:b0', 'd1:b1', 'd2:e', 'd2:b'].map((nodeId) => [named(nodeId)?.name, named(nodeId)?.nameFrom]),
+    [
+      ['Email', undefined],
+      ['text field 1', 'position'],
+      ['date field 1', 'position'],
+      ['text field 2', 'position'],
+      ['button 1', 'position'],
+      ['button 2', 'position'],
+      ['text field 3', 'position'],
+      // The top document's buttons the cap left out still count: the number does not hang on the budget.
+      ['button 301', 'position'],
+    ],
+  )
+  t.like(describeElement(named('d1:c')!), { name: 'date field 1', name_from: 'position', type: 'date' })
+})
+
 test('the character budget bounds what the model reads, whatever the page', (t) => {
   const long = 'x'.repeat(LIMITS.nameLimit)
   const heavy = Array.from({ length: 250 }, (_, i) =>

@@ -164,6 +164,12 @@ test('a date or time field carries the format its value is written in; a text fi
   t.is(format(field), undefined)
 })
 
+test('a field named by its place says so, as in the decision request', (t) => {
+  const unnamed = observedElement('e1', { role: 'textbox', name: 'text field 1', nameFrom: 'position', tag: 'input', type: 'text', value: '', operations: ['type'] })
+  const observation = pageObservation({ url: 'https://shop.test/', elements: [unnamed] })
+  t.like(textPrompt({ goal: 'Type "x".', observation, target: unnamed, recent: [] }).field, { name: 'text field 1', name_from: 'position' })
+})
+
 test('at most 30 other fields are carried, each value clipped', (t) => {
   const elements = Array.from({ length: 40 }, (_, i) =>
     observedElement(`e${i + 1}`, { role: 'textbox', name: `Field ${i + 1}`, tag: 'input', type: 'text', value: `${i + 1}:${'v'.repeat(1_000)}`, operations: ['type'] }),

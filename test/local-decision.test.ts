@@ -1,6 +1,7 @@
 import test from 'ava'
 import { experimental_decide, type Experimental_DecisionQuestion } from 'ai'
 import { createLocalDecisionModel } from '../src/local/index.ts'
+import { readState } from '../src/local/read-state.ts'
 import { decideStep } from '../src/decision/decide-step.ts'
 import { mergeSettings } from '../src/options.ts'
 import { createLedger } from '../src/base/ledger.ts'
@@ -234,6 +235,17 @@ test('reads elements given as a map keyed by ID, and option pairs for SELECT', a
   })
   t.is(choiceAnswer(answers, 'operation').choice, 'SELECT')
   t.is(choiceAnswer(answers, 'select_target').choice, 'e1:o2')
+})
+
+test('a name by the control\'s place is not read as a label the page shows, and still names it for recent actions', (t) => {
+  const elements = [
+    { id: 'e1', role: 'textbox', name: 'text field 1', name_from: 'position', value: '' },
+    { id: 'e2', role: 'textbox', name: 'Email', name_from: 'layout', value: '' },
+  ]
+  const read = readState([{ type: 'json', value: { goal: 'Type "x"', elements } }])
+  t.like(read.elements.get('e1'), { name: 'text field 1', primary: '' })
+  t.regex(read.elements.get('e1')!.secondary, /text field 1/)
+  t.like(read.elements.get('e2'), { name: 'Email', primary: 'Email' })
 })
 
 test('stops at once when the request is aborted', async (t) => {

@@ -1,5 +1,6 @@
 import { fold } from '../base/fold.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { pageGivenName } from '../collector/positional-names.ts'
 import type { ElementCapability } from '../operations.ts'
 import type { RecordedTarget } from './goal-entry.ts'
 import { pageShape } from './page-shape.ts'
@@ -12,6 +13,9 @@ import { pageShape } from './page-shape.ts'
 // must clear a threshold and stand clear of the next one, or there is no match and the model decides.
 // A candidate's name must share a word with the recorded one: role, form and place say where a control
 // is, never what it does, and a "Delete" where "Save" was is another control, not a renamed one.
+// Names are the page's: a control named by its place (`text field 1`) is recorded and matched as
+// unnamed, by its nearby text, fingerprint and place among its equals, since on another page of the
+// template the first unnamed field may be another one.
 
 /** Lowest score of a scored match: role and tag alone (0.3) plus frame and type are never enough. */
 export const MATCH_THRESHOLD = 0.6
@@ -33,7 +37,7 @@ export type TargetMatch =
 export function recordTarget(element: ObservedElement, observation: Observation): RecordedTarget {
   const target: RecordedTarget = {
     role: element.role,
-    name: element.name,
+    name: pageGivenName(element),
     tag: element.tag,
     frame: frameShape(observation, element),
     fingerprint: element.fingerprint,
@@ -56,7 +60,7 @@ export function matchTarget(recorded: RecordedTarget, observation: Observation, 
     if (chosen) return { element: chosen, how: 'exact', score: 1 }
   }
   const scored = candidates
-    .filter((element) => namesAgree(element.name, recorded.name))
+    .filter((element) => namesAgree(pageGivenName(element), recorded.name))
     .map((element) => ({ element, score: score(recorded, element, observation) }))
     .sort((a, b) => b.score - a.score)
   const [best, next] = scored
@@ -73,7 +77,7 @@ export function matchTarget(recorded: RecordedTarget, observation: Observation, 
 function sameIdentity(recorded: RecordedTarget, element: ObservedElement, observation: Observation): boolean {
   return (
     element.role === recorded.role &&
-    element.name === recorded.name &&
+    pageGivenName(element) === recorded.name &&
     element.tag === recorded.tag &&
     element.type === recorded.type &&
     element.form?.name === recorded.form &&
@@ -95,7 +99,7 @@ function score(recorded: RecordedTarget, element: ObservedElement, observation: 
   if (element.role === recorded.role) total += WEIGHTS.role
   if (element.tag === recorded.tag) total += WEIGHTS.tag
   if (element.type === recorded.type) total += WEIGHTS.type
-  total += WEIGHTS.name * likeness(element.name, recorded.name)
+  total += WEIGHTS.name * likeness(pageGivenName(element), recorded.name)
   if (element.form?.name === recorded.form) total += WEIGHTS.form
   total += WEIGHTS.nearby * likeness(element.nearby ?? '', recorded.nearby ?? '')
   if (frameShape(observation, element) === recorded.frame) total += WEIGHTS.frame

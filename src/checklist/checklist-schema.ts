@@ -88,18 +88,23 @@ function shown(value: unknown): string {
   return clip(text, 80)
 }
 
-/** A control as the checklist writer reads it: enough to name it, nothing to act on. */
+/** A control as the checklist writer reads it: enough to name it and see what it holds, nothing to act on. */
 export type PromptControl = {
   role: string
   name: string
+  /** Where a name the page does not give came from (`ObservedElement.nameFrom`): `position` is its kind and place. */
+  name_from?: 'layout' | 'position'
   type?: string
+  /** What it holds at the start, clipped. */
+  value?: string
   options?: string[]
 }
 
 /** What the text model reads; the offline writer reads the same. */
 export type ChecklistPrompt = {
   goal: string
-  page: { url: string; title: string }
+  /** `text`: the start of the page's visible text, clipped. */
+  page: { url: string; title: string; text: string }
   controls: PromptControl[]
   /** Controls of the observation not listed. */
   controls_left_out?: number

@@ -6,10 +6,12 @@ import type { Rect } from '../base/rect.ts'
 import { CHALLENGE_FRAME } from '../page/challenge-frames.ts'
 import type { FrameReport } from '../page/types.ts'
 import { LIMITS } from './limits.ts'
+import { nameByPosition } from './positional-names.ts'
 import { dropSharedNearby } from './shared-nearby.ts'
 
 // Joins the reports of every observed frame into one observation: frame-relative rectangles become
-// top-page ones, snapshot IDs are handed out, and the caps and the character budget are applied.
+// top-page ones, unnamed controls are named by their place, snapshot IDs are handed out, and the
+// caps and the character budget are applied.
 // The title and the URLs come from the page whole (the page script clips only what it describes), so
 // they are clipped here, where they enter the observation.
 
@@ -85,11 +87,12 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
         rect: shift(rect, placed.offset),
         fingerprint,
       }
-      // As sent, with an ID as long as the longest handed out and its comma in the list.
-      const cost = JSON.stringify(describeElement({ ...element, id: 'e000' })).length + 1
-      entries.push({ frame, index, element, handle, cost })
+      entries.push({ frame, index, element, handle, cost: 0 })
     })
   })
+  nameByPosition(entries.map((entry) => entry.element))
+  // As sent, with an ID as long as the longest handed out and its comma in the list.
+  for (const entry of entries) entry.cost = JSON.stringify(describeElement({ ...entry.element, id: 'e000' })).length + 1
 
   // Which controls to keep when the cap or the budget binds: a few child-frame controls first, then the
   // top document in order, then the rest of the frames.

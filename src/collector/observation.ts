@@ -35,8 +35,11 @@ export interface ObservedElement {
   type?: string
   value?: string
   state?: ElementState
-  /** `layout` when the page names the field nowhere and its name was read from the text beside it. */
-  nameFrom?: 'layout'
+  /**
+   * `layout` when the page names the field nowhere and its name was read from the text beside it;
+   * `position` when nothing names it and its name is its kind and place (src/collector/positional-names.ts).
+   */
+  nameFrom?: 'layout' | 'position'
   /** A textarea or an editable region: its value may hold several lines. */
   multiline?: true
   operations: ElementOperation[]

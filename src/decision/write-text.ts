@@ -96,6 +96,7 @@ export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 
   const field = compact({
     role: target.role,
     name: target.name,
+    name_from: target.nameFrom,
     type: target.type,
     // A date or time field's value has one written form, whatever the page shows.
     format: target.type === undefined ? undefined : DATE_FORMATS.get(target.type),

@@ -1,4 +1,5 @@
 import type { Experimental_DecisionModelV4State } from '@ai-sdk/provider'
+import { POSITIONAL } from '../collector/positional-names.ts'
 
 // Reads the decision state leniently: the goal loop sends `{ goal, checklist, page, elements, recent_actions }`,
 // the evaluator something close to it, and a caller may send anything. Missing parts stay empty.
@@ -9,7 +10,7 @@ export interface LocalElement {
   name: string
   /** Label-like text: name, text, placeholder, value. */
   primary: string
-  /** Everything else said about the element (role, nearby text, form). */
+  /** Everything else said about the element (role, nearby text, form, a name by its place). */
   secondary: string
   typeable: boolean
   value: string
@@ -70,9 +71,11 @@ function readElement(value: unknown): LocalElement | undefined {
   if (!isObject(value)) return undefined
   const id = str(value.id) ?? str(value.action_id) ?? str(value.actionId)
   if (!id) return undefined
-  const primary = PRIMARY_KEYS.map((key) => str(value[key])).filter(Boolean).join(' ')
+  // A name made of the control's kind and place is not a label the page shows: it says what the role says.
+  const labels = value.name_from === POSITIONAL ? PRIMARY_KEYS.filter((key) => key !== 'name') : PRIMARY_KEYS
+  const primary = labels.map((key) => str(value[key])).filter(Boolean).join(' ')
   const rest = Object.entries(value)
-    .filter(([key]) => key !== 'id' && key !== 'options' && !PRIMARY_KEYS.includes(key))
+    .filter(([key]) => key !== 'id' && key !== 'options' && !labels.includes(key))
     .map(([, field]) => flatText(field))
     .join(' ')
   const role = (str(value.role) ?? '').toLowerCase()
