@@ -27,7 +27,7 @@ const controls: ChecklistPrompt['controls'] = [
 ]
 
 function write(goal: string, steps: OracleStep[], requestText = '') {
-  return writeCapableChecklist(steps, { goal, page: { url: 'http://127.0.0.1/', title: 'Register' }, controls }, requestText)
+  return writeCapableChecklist(steps, { goal, page: { url: 'http://127.0.0.1/', title: 'Register', text: '' }, controls }, requestText)
 }
 
 test('one item per step, of the kind the step proves, naming the control as the request lists it', (t) => {
@@ -87,7 +87,7 @@ test('a target several listed controls hold is named as the step names it; typed
     { operation: 'TYPE_TEXT', target: 'To', text: 'Lis' },
     { operation: 'CLICK', target: 'Lisbon, Portugal (LIS)' },
   ]
-  const items = writeCapableChecklist(steps, { goal: 'Open the email from Grace Hopper, then fly to Lisbon', page: { url: '', title: '' }, controls: listed }, '')
+  const items = writeCapableChecklist(steps, { goal: 'Open the email from Grace Hopper, then fly to Lisbon', page: { url: '', title: '', text: '' }, controls: listed }, '')
   t.deepEqual(
     items.map((item) => item.check),
     [
