@@ -220,7 +220,7 @@ function fieldControls(check: Extract<ChecklistCheck, { kind: 'field_value' }>, 
   if (controls.length === 0) return undefined
   return {
     controls,
-    holds: (element) => valueMatches(element.value, check.value),
+    holds: (element) => valueMatches(element.value, check.value, element.valueOmitted),
     describe: (element) => `${named(element)} holds ${quote(element.value ?? '')}`,
   }
 }
