@@ -28,7 +28,10 @@ export interface ValueLimits {
 /** How far back the part shown of a scrolled field may move to start at the start of its line. */
 const LINE_REACH = 80
 
-/** The selection (or the caret) of a text field that holds focus. */
+/**
+ * The selection (or the caret) of a text field that holds focus. An editing host's is not read: a
+ * DOM range's offset does not count the line breaks its innerText has between blocks.
+ */
 function selectionOf(el: Element): [number, number] | undefined {
   const tag = localNameOf(el)
   if ((tag !== 'input' && tag !== 'textarea') || focusedElement(ownerDocumentOf(el)) !== el) return undefined
