@@ -15,27 +15,19 @@ export function clip(text: string, max: number): string {
   return `${text.slice(0, keep)}${mark}`
 }
 
-/** The mark at the start of a window into a longer text: `… (from character 2,001 of 3,000) `. */
-export function startMark(start: number, length: number): string {
-  return `… (from character ${(start + 1).toLocaleString('en')} of ${length.toLocaleString('en')}) `
-}
+/** How many characters of a text a part of it leaves out, before it and after it (a type, so that it is JSON as it is). */
+export type Omitted = { before: number; after: number }
 
 /**
- * The part of `text` from `start` on, as a scrolled field shows it: `startMark` first, then as much as
- * fits in `max` characters in all, cut as `clip` cuts and its end mark giving the whole text's length.
- * A window from the start is `clip`.
+ * The part of `text` from `start` on, at most `max` characters, exactly as it is (no mark: what was
+ * left out is counted beside it), and never half a surrogate pair at either end.
  */
-export function clipFrom(text: string, start: number, max: number): string {
-  if (start <= 0) return clip(text, max)
-  // A window starting inside a surrogate pair would open with half a character.
-  if (isLowSurrogate(text.charCodeAt(start))) start += 1
-  const lead = startMark(start, text.length)
-  const rest = text.slice(start)
-  if (lead.length + rest.length <= max) return lead + rest
-  const mark = `… (${text.length.toLocaleString('en')} characters)`
-  let keep = Math.max(0, max - lead.length - mark.length)
-  if (keep > 0 && isHighSurrogate(rest.charCodeAt(keep - 1))) keep -= 1
-  return `${lead}${rest.slice(0, keep)}${mark}`
+export function windowOf(text: string, start: number, max: number): { part: string } & Omitted {
+  let from = Math.max(0, Math.min(start, text.length))
+  if (from > 0 && isLowSurrogate(text.charCodeAt(from))) from += 1
+  let to = Math.min(text.length, from + max)
+  if (to < text.length && to > from && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1
+  return { part: text.slice(from, to), before: from, after: text.length - to }
 }
 
 function isLowSurrogate(code: number): boolean {

@@ -124,7 +124,7 @@ test('a store that hands back a parsed entry: a 20 MB name is refused by its len
   t.deepEqual(parsed, { invalid: 'steps.0.target.name: must be at most 200 characters (got 20,971,520 characters)' })
 })
 
-test('a stored TYPE_TEXT value past the text model’s 2,000 characters is refused: the text model writes the value', async (t) => {
+test('a stored TYPE_TEXT value past the text model’s 5,000 characters is refused: the text model writes the value', async (t) => {
   const store = new Map<string, unknown>()
   const learned = await runGoal(await editor(t, 'save'), COUPON_GOAL, COUPON_STEPS, store)
   t.is(learned.result.status, 'success', learned.result.error?.message)
@@ -132,7 +132,7 @@ test('a stored TYPE_TEXT value past the text model’s 2,000 characters is refus
   const edited = structuredClone(stored) as GoalEntry
   edited.steps[0]!.text = 'x'.repeat(10 * 2 ** 20)
   store.set(key, edited)
-  t.like(parseGoalEntry(edited, COUPON_GOAL), { invalid: 'steps.0.text: must be at most 2,000 characters (got 10,485,760 characters)' })
+  t.like(parseGoalEntry(edited, COUPON_GOAL), { invalid: 'steps.0.text: must be at most 5,000 characters (got 10,485,760 characters)' })
 
   const page = await editor(t, 'save')
   const again = await runGoal(page, COUPON_GOAL, COUPON_STEPS, store)

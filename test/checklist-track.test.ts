@@ -3,7 +3,6 @@ import type { ChecklistItem, Operation, TraceEntry } from '../types/index.d.ts'
 import type { Observation, ObservedElement } from '../src/collector/observation.ts'
 import { nameFit, urlShows, valueMatches } from '../src/checklist/match-names.ts'
 import { ChecklistTracker } from '../src/checklist/track-checklist.ts'
-import { clip } from '../src/clip.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
 // The tracker reads plain observations and traces: no page, no model.
@@ -43,10 +42,14 @@ test('names match equal or as whole words, case and space folded, without a labe
   t.false(valueMatches('Ada', 'Ada L'))
 })
 
-test('a value the collector clipped matches the value it was cut from, and no other', (t) => {
-  const long = 'word '.repeat(30).trim()
-  t.true(valueMatches(clip(long, 80), long))
-  t.false(valueMatches(clip(long, 80), `${long} more`))
+test('a part of a long value, with what was left out around it, matches the value it was cut from, and no other', (t) => {
+  const long = `first line\n${'word '.repeat(30)}\nlast line`
+  const part = long.slice(20, 100)
+  const omitted = { before: 20, after: long.length - 100 }
+  t.true(valueMatches(part, long, omitted))
+  t.false(valueMatches(part, `${long} more`, omitted))
+  t.false(valueMatches(part, `${long.slice(0, 50)}X${long.slice(51)}`, omitted))
+  t.false(valueMatches(part, long))
 })
 
 test('field_value is done when the field holds the value, and undone when the page clears it', (t) => {

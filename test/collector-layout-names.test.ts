@@ -46,7 +46,7 @@ test('prose before a field is not its name, and a group of several fields names 
   t.true(elements.every((element) => element.nameFrom === undefined))
 })
 
-test('a textarea and an editable region are multi-line fields; a paragraph is read whole, a longer value says it was cut', (t) => {
+test('a textarea and an editable region are multi-line fields, their values read as they are; a long one is kept in part, saying how much was left out', (t) => {
   const paragraph = 'The engine arrived on Tuesday. '.repeat(12).trim()
   const long = 'x'.repeat(5_000)
   const elements = offered(`
@@ -57,8 +57,7 @@ test('a textarea and an editable region are multi-line fields; a paragraph is re
   `)
   const [review, log, body, title] = elements
   t.like(review, { role: 'textbox', multiline: true, value: paragraph })
-  t.true(log!.value!.endsWith('… (5,000 characters)'))
-  t.true(log!.value!.length <= 1_000)
+  t.like(log, { value: 'x'.repeat(4_000), valueOmitted: { before: 0, after: 1_000 } })
   t.like(body, { role: 'textbox', multiline: true, value: 'Dear Ada,' })
   t.is(title!.multiline, undefined)
 })

@@ -2,7 +2,7 @@ import test from 'ava'
 import type { Page } from 'puppeteer-core'
 import agent from '../src/index.ts'
 import { callInFrame } from '../src/browser/page-script.ts'
-import { valueMatches } from '../src/checklist/match-names.ts'
+import { describeElement } from '../src/collector/describe-element.ts'
 import { checkFreshness } from '../src/collector/check-freshness.ts'
 import { LIMITS } from '../src/collector/limits.ts'
 import { observe } from '../src/collector/observe.ts'
@@ -68,13 +68,17 @@ test('SCROLL_DOWN\'s page script moves a 90-pixel listbox, returns once the page
   t.not(second.observation.signature, first.observation.signature, 'a container that scrolled is a page change')
 })
 
-test('a scrolled textarea shows its value from the first line in view; the fingerprint keeps the whole value', async (t) => {
+test('a scrolled textarea shows its value from the first line in view, saying how much was left out; it is kept whole, and the fingerprint does not move', async (t) => {
   const page = await open(t, '/collector/scroll-fields.html')
+  const whole = await page.$eval('#terms', (el) => (el as HTMLTextAreaElement).value)
   const first = await snap(t, page)
   const before = elementNamed(first.observation, 'Terms')
-  t.true(before.value!.startsWith('Clause 1: the customer agrees'))
-  t.true(before.value!.endsWith('… (3,000 characters)'))
-  t.true(before.value!.length <= LIMITS.valueLimit)
+  t.is(before.value, whole, 'a value of 3,000 characters is kept whole')
+  t.deepEqual(describeElement(before), {
+    ...describeElement(before),
+    value: whole.slice(0, LIMITS.valueLimit),
+    value_omitted: { before: 0, after: 3_000 - LIMITS.valueLimit },
+  })
 
   const terms = scrollNamed(first.observation, 'Terms')!
   t.is(first.handles.get(before.id), first.scrollHandles.get(terms.id), 'one handle per node, kept while the snapshot lives')
@@ -84,25 +88,19 @@ test('a scrolled textarea shows its value from the first line in view; the finge
   const second = await snap(t, page, first)
   const after = elementNamed(second.observation, 'Terms')
   // 120 pixels are six 20-pixel lines of about 80 characters: the view starts near character 480.
-  const start = Number(/^… \(from character ([\d,]+) of 3,000\) \S/.exec(after.value!)?.[1]?.replace(',', ''))
-  t.true(start > 300 && start < 700, `the window starts at character ${start}`)
-  t.true(after.value!.length <= LIMITS.valueLimit)
+  const shown = describeElement(after) as { value: string; value_omitted: { before: number; after: number } }
+  const start = shown.value_omitted.before
+  t.true(start > 300 && start < 700, `the part shown starts at character ${start}`)
+  t.is(shown.value, whole.slice(start, start + LIMITS.valueLimit))
+  t.is(shown.value_omitted.after, 3_000 - start - LIMITS.valueLimit)
   t.is(after.fingerprint, before.fingerprint)
   t.not(second.observation.signature, first.observation.signature)
 
-  // At the bottom, the window ends at the value's end and is full.
+  // At the bottom, the part shown ends at the value's end and is full.
   await first.scrollHandles.get(terms.id)!.evaluate((el) => el.scrollTo(0, el.scrollHeight))
-  const bottom = elementNamed((await snap(t, page, second)).observation, 'Terms')
-  t.true(bottom.value!.endsWith('The last clause says the fee is 42 euros.'))
-  t.true(bottom.value!.length > LIMITS.valueLimit - 60, `${bottom.value!.length} characters shown`)
-
-  // A checklist's field_value still reads either window as the whole value it was cut from.
-  const whole = await page.$eval('#terms', (el) => (el as HTMLTextAreaElement).value)
-  t.is(whole[start - 2], ' ', 'the window starts at a word')
-  t.true(valueMatches(after.value, whole))
-  t.true(valueMatches(bottom.value, whole))
-  t.false(valueMatches(bottom.value, whole.replace('42 euros', '43 euros')))
-  t.false(valueMatches(after.value, `${whole} and more`))
+  const bottom = describeElement(elementNamed((await snap(t, page, second)).observation, 'Terms'))
+  t.deepEqual(bottom.value_omitted, { before: 3_000 - LIMITS.valueLimit, after: 0 })
+  t.true((bottom.value as string).endsWith('The last clause says the fee is 42 euros.'))
 })
 
 test('goal: SCROLL_DOWN in a 3,000-character textarea reveals its end, enables "I accept" at the bottom; the field stays fresh', async (t) => {
@@ -157,6 +155,7 @@ test('500 small scroll boxes: each frame reports at most the cap, the first in t
     nameLimit: LIMITS.nameLimit,
     nearbyLimit: LIMITS.nearbyLimit,
     valueLimit: LIMITS.valueLimit,
+    keptValueLimit: LIMITS.keptValueLimit,
     maxScrollers: LIMITS.maxScrollers,
     frameScroller: false,
     childPoints: [],

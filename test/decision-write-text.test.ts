@@ -44,13 +44,13 @@ function write(reply: string | LanguageModelV4GenerateResult, settings: Partial<
   return { model, ledger, run }
 }
 
-test('writes the value from exactly {"text": …} with a 1,024-token budget and reasoning off', async (t) => {
+test('writes the value from exactly {"text": …} with a 2,048-token budget and reasoning off', async (t) => {
   const { model, ledger, run } = write('{"text":"bmw x3"}')
   const { text, textMs } = await run
   t.is(text, 'bmw x3')
   t.is(typeof textMs, 'number')
   const call = model.doGenerateCalls[0]!
-  t.is(call.maxOutputTokens, 1024)
+  t.is(call.maxOutputTokens, 2048)
   t.is(call.reasoning, 'none')
   t.is(call.responseFormat?.type, 'json')
   const prompt = JSON.stringify(call.prompt)
@@ -72,9 +72,9 @@ test('reasoning is used when the option sets it', async (t) => {
   t.is(model.doGenerateCalls[0]!.reasoning, 'low')
 })
 
-test('a value of exactly 2,000 characters is accepted', async (t) => {
-  const { run } = write(JSON.stringify({ text: 'x'.repeat(2000) }))
-  t.is((await run).text.length, 2000)
+test('a value of exactly 5,000 characters is accepted', async (t) => {
+  const { run } = write(JSON.stringify({ text: 'x'.repeat(5000) }))
+  t.is((await run).text.length, 5000)
 })
 
 const failClosed: [string, string | LanguageModelV4GenerateResult][] = [
@@ -86,7 +86,7 @@ const failClosed: [string, string | LanguageModelV4GenerateResult][] = [
   ['plain text', 'bmw x3'],
   ['empty string', '{"text":""}'],
   ['whitespace only', '{"text":"   "}'],
-  ['too long', JSON.stringify({ text: 'x'.repeat(2001) })],
+  ['too long', JSON.stringify({ text: 'x'.repeat(5001) })],
   ['a number', '{"text":42}'],
   ['no output', result('', 'length')],
 ]
@@ -170,16 +170,17 @@ test('a field named by its place says so, as in the decision request', (t) => {
   t.like(textPrompt({ goal: 'Type "x".', observation, target: unnamed, recent: [] }).field, { name: 'text field 1', name_from: 'position' })
 })
 
-test('at most 30 other fields are carried, each value clipped', (t) => {
+test('at most 30 other fields are carried, each value cut to its start with the count of what was left out', (t) => {
   const elements = Array.from({ length: 40 }, (_, i) =>
     observedElement(`e${i + 1}`, { role: 'textbox', name: `Field ${i + 1}`, tag: 'input', type: 'text', value: `${i + 1}:${'v'.repeat(1_000)}`, operations: ['type'] }),
   )
   const observation = pageObservation({ url: 'https://shop.test/', elements })
   const prompt = textPrompt({ goal: 'Copy field 2 into field 1.', observation, target: elements[0]!, recent: [] })
-  const fields = prompt.other_fields as { name: string; value: string }[]
+  const fields = prompt.other_fields as { name: string; value: string; value_omitted: unknown }[]
   t.is(fields.length, 30)
   t.deepEqual(fields.map((field) => field.name), elements.slice(1, 31).map((element) => element.name))
-  t.true(fields.every((field) => field.value.length <= 300 && /\(1,00\d characters\)$/.test(field.value)), fields[0]!.value)
+  t.deepEqual(fields[0], { name: 'Field 2', value: `2:${'v'.repeat(298)}`, value_omitted: { before: 0, after: 702 } })
+  t.true(fields.every((field, i) => field.value === elements[i + 1]!.value!.slice(0, 300)))
 })
 
 test('on a huge page the request keeps within the bound: text, then history, then the last other fields give way, never the goal', (t) => {

@@ -157,7 +157,7 @@ test('the final bound: text, then the oldest actions, then the last controls giv
   t.is(state.page.text, '', 'the text gave way first')
   t.true(state.recent_actions.length < 10, 'then the oldest actions')
   t.true(state.recent_actions.length > 0, 'the latest action is still told')
-  t.regex(state.recent_actions.at(-1)!.text, /… \(2,000 characters\)$/)
+  t.like(state.recent_actions.at(-1), { text: 't'.repeat(200), text_omitted: { before: 0, after: 1_800 } })
   t.regex(state.recent_actions.at(-1)!.detail, /… \(20,000 characters\)$/)
   t.is(state.elements.length + (state.page.omitted_controls ?? 0), 250, 'every control is offered or counted as omitted')
 
@@ -178,6 +178,25 @@ test('the final bound: text, then the oldest actions, then the last controls giv
   t.is(crowdedState.elements.length + crowdedState.page.omitted_controls, 250)
   t.deepEqual(crowdedState.elements.map((element) => element.id), wide.slice(0, crowdedState.elements.length).map((element) => element.id))
   t.deepEqual(Object.keys((crowded.questions.click_target as { criteria: object }).criteria), crowdedState.elements.map((element) => element.id))
+})
+
+test('the final bound: long values of control characters, kept at 4,000 characters each, are shown in parts of 1,000 and every request fits', (t) => {
+  // Kept 4,000 characters from the 2,001st of 9,000, the part shown from the 1,001st of those.
+  const kept = { value: '\u0001\n'.repeat(LIMITS.keptValueLimit / 2), valueOmitted: { before: 2_000, after: 3_000 }, shownFrom: 1_000 }
+  const elements = fullElements.map((element) => ({ ...element, tag: 'textarea', multiline: true as const, ...kept }))
+  const observation = pageObservation({ url: 'http://127.0.0.1/', title: 'Full', text: fullText, elements })
+  const request = buildDecisionRequest({ goal: 'Fill in the form.', observation, recent: fullRecent })
+  const size = JSON.stringify({ state: request.state, questions: request.questions }).length
+  t.true(size < REQUEST_LIMIT, `the request is ${size} characters`)
+  const shown = (request.state as { elements: { value: string; value_omitted: unknown }[] }).elements
+  t.true(shown.length > 0)
+  t.deepEqual(shown[0], { ...shown[0], value: kept.value.slice(1_000, 1_000 + LIMITS.valueLimit), value_omitted: { before: 3_000, after: 5_000 } })
+
+  const prompt = textPrompt({ goal: 'Fill in the form.', observation, target: elements[0]!, recent: fullRecent })
+  t.true(JSON.stringify(prompt).length < REQUEST_LIMIT, `the text prompt is ${JSON.stringify(prompt).length} characters`)
+  t.like(prompt.field, { value: kept.value, value_omitted: kept.valueOmitted })
+  const evaluation = JSON.stringify(evaluationRequest({ goal: 'Fill in the form.', observation, trace: [] }))
+  t.true(evaluation.length < REQUEST_LIMIT, `the evaluation is ${evaluation.length} characters`)
 })
 
 test('the final bound: the text model’s prompt and the evaluator’s request fit too', (t) => {

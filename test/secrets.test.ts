@@ -4,7 +4,7 @@ import { pageBlock } from '../src/goal/page-blockers.ts'
 import { parseOptions } from '../src/options.ts'
 import { fillPlaceholders, listPlaceholders, parseSecrets } from '../src/secrets/placeholders.ts'
 import { scrubberOf, scrubError, scrubObservation } from '../src/secrets/scrub.ts'
-import { clip, startMark } from '../src/clip.ts'
+import { clip } from '../src/clip.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
 // The `secrets` option's pure parts: names checked without ever printing a value, placeholders filled
@@ -99,13 +99,27 @@ test('the cut-off start of a value before a clip mark is replaced too', (t) => {
   t.is(scrub(short), short, 'a start of two characters is left as it is')
 })
 
-test('the cut-off end of a value after a window’s start mark is replaced too', (t) => {
+test('a part of a long value cut in the middle of a secret has the cut-off end or start replaced too', (t) => {
   const value = `notes: ${PASSWORD} and the rest`
-  const window = `${startMark(10, value.length)}${value.slice(10)}`
-  t.true(window.includes('r3t pa$$'), window)
-  t.is(scrub(window), `${startMark(10, value.length)}%password% and the rest`)
-  const short = `${startMark(21, value.length)}${value.slice(21)}`
-  t.is(scrub(short), short, 'an end of two characters is left as it is')
+  const part = value.slice(10)
+  t.true(part.includes('r3t pa$$'), part)
+  t.is(scrub.part(part, { before: 10, after: 0 }), '%password% and the rest')
+  t.is(scrub(part), part, 'a whole text is not taken for a part')
+  const short = value.slice(21)
+  t.is(scrub.part(short, { before: 21, after: 0 }), short, 'an end of two characters is left as it is')
+  const head = value.slice(0, 15)
+  t.is(scrub.part(head, { before: 0, after: value.length - 15 }), 'notes: %password%')
+})
+
+test('an observed field kept as a part of its value is scrubbed at the edges it was cut at', (t) => {
+  const value = `${PASSWORD.slice(4)}\n${'x'.repeat(20)}\n${PASSWORD.slice(0, 6)}`
+  const observation = pageObservation({
+    url: 'https://x.test/',
+    elements: [observedElement('e1', { role: 'textbox', tag: 'textarea', name: 'Notes', value, valueOmitted: { before: 500, after: 500 } })],
+  })
+  const scrubbed = scrubObservation(observation, scrub).elements[0]!
+  t.is(scrubbed.value, `%password%\n${'x'.repeat(20)}\n%password%`)
+  t.deepEqual(scrubbed.valueOmitted, { before: 500, after: 500 })
 })
 
 test('without secrets the scrub is the identity', (t) => {

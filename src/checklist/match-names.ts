@@ -4,6 +4,7 @@
 // page says the same thing.
 
 import { fold } from '../base/fold.ts'
+import type { Omitted } from '../clip.ts'
 
 
 /** A name as compared: folded, without the trailing `:` or `*` a label carries (`Email *`, `Name:`). */
@@ -39,41 +40,16 @@ export function bestMatches<T>(candidates: readonly T[], nameOf: (candidate: T) 
   return exact.length > 0 ? exact : partial
 }
 
-// The mark `clip` (src/clip.ts) leaves where the collector cut a long value: `… (1,234 characters)`.
-const CLIP_MARK = /… \(([\d,]+) characters\)$/
-// The mark `clipFrom` puts before the part of a long value a scrolled field shows: `… (from character 2,001 of 3,000) `.
-const START_MARK = /^… \(from character ([\d,]+) of ([\d,]+)\) /
-
-const count = (digits: string) => Number(digits.replaceAll(',', ''))
-
 /**
- * Whether an observed value is the wanted one, folded. The collector clips long values (a field's at 80
- * characters, an option's label at 40); a clipped value matches a wanted one of the stated length
- * that starts with the part kept, and a scrolled field's window one that holds it where it starts.
+ * Whether an observed value is the wanted one, folded. The observation keeps a long value as a part of
+ * it, `omitted` counting the characters left out before and after: it matches a wanted value of the
+ * whole length that holds that part there.
  */
-export function valueMatches(observed: string | undefined, wanted: string): boolean {
+export function valueMatches(observed: string | undefined, wanted: string, omitted?: Omitted): boolean {
   if (observed === undefined) return false
-  const window = START_MARK.exec(observed)
-  if (window) return windowMatches(observed.slice(window[0].length), count(window[1]!) - 1, count(window[2]!), wanted)
-  const want = fold(wanted)
-  const mark = CLIP_MARK.exec(observed)
-  if (!mark) return fold(observed) === want
-  const length = Number(mark[1]!.replaceAll(',', ''))
-  const kept = fold(observed.slice(0, mark.index))
-  return wanted.replace(/\s+/g, ' ').trim().length === length && want.startsWith(kept)
-}
-
-/**
- * A scrolled field's window, from character `from` of a value `length` long, matches a wanted value
- * of that length that holds the window there (up to the end, or up to the window's own clip mark).
- */
-function windowMatches(shown: string, from: number, length: number, wanted: string): boolean {
-  const whole = wanted.replace(/\s+/g, ' ').trim()
-  if (whole.length !== length) return false
-  const end = CLIP_MARK.exec(shown)
-  const kept = fold(end ? shown.slice(0, end.index) : shown)
-  const rest = fold(whole.slice(from))
-  return end ? rest.startsWith(kept) : rest === kept
+  if (!omitted) return fold(observed) === fold(wanted)
+  if (wanted.length !== omitted.before + observed.length + omitted.after) return false
+  return fold(wanted.slice(omitted.before, omitted.before + observed.length)) === fold(observed)
 }
 
 /** Whether the page's text shows `wanted`, folded. An empty wanted text is never shown. */

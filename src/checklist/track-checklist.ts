@@ -300,7 +300,7 @@ export class ChecklistTracker {
     return {
       controls,
       holds: (element) => {
-        if (!masked(element)) return valueMatches(element.value, check.value) || fold(this.#resolve(element.value ?? '')) === wanted
+        if (!masked(element)) return valueMatches(element.value, check.value, element.valueOmitted) || fold(this.#resolve(element.value ?? '')) === wanted
         // The page shows dots: the field holds what the agent typed into it, if it typed.
         const typed = this.#run.typed(element.nodeId)
         return element.value === MASKED && typed !== undefined && fold(this.#resolve(typed)) === wanted

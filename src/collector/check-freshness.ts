@@ -57,6 +57,7 @@ export async function checkFreshness(snapshot: Snapshot, actionId: string, optio
     nameLimit: LIMITS.nameLimit,
     nearbyLimit: LIMITS.nearbyLimit,
     valueLimit: LIMITS.valueLimit,
+    keptValueLimit: LIMITS.keptValueLimit,
   }
   try {
     const report = await callInFrame(handle.frame, 'check', handle, request)

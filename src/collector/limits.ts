@@ -11,8 +11,16 @@ export const LIMITS = {
   frameTextShare: 1_500,
   nameLimit: 80,
   nearbyLimit: 60,
-  /** Characters of a field's value: a paragraph of a textarea is read whole, a longer value says it was cut. */
+  /**
+   * Characters of a field's value the decision request shows: a paragraph of a textarea is read whole;
+   * of a longer value, the part around the caret (or in view), and how much was left out before and after.
+   */
   valueLimit: 1_000,
+  /**
+   * Characters of a field's value an observation keeps, exactly as it is: the text model reads them to
+   * write the field anew (a page of a wiki's editor is read whole), and a checklist compares them.
+   */
+  keptValueLimit: 4_000,
   /** Characters of the page title: it names the page, and real titles are far shorter. */
   titleLimit: 200,
   /**

@@ -3,6 +3,7 @@ import type { ElementHandle } from 'puppeteer-core'
 // The data the collector hands to the decision client and the executor.
 
 import type { Rect } from '../base/rect.ts'
+import type { Omitted } from '../clip.ts'
 import type { ElementCapability } from '../operations.ts'
 import type { ElementState } from '../page/types.ts'
 
@@ -33,7 +34,15 @@ export interface ObservedElement {
   tag: string
   /** Input type, for inputs. */
   type?: string
+  /**
+   * The value exactly as the field holds it (line breaks and white space as they are), whole up to
+   * `LIMITS.keptValueLimit`; of a longer one, the part around the part shown. `shownValue` gives what a request shows.
+   */
   value?: string
+  /** Characters of the value before and after `value`, when it is a part. */
+  valueOmitted?: Omitted
+  /** Where in `value` the part the decision request shows starts (around the caret, or in view), when not at its start. */
+  shownFrom?: number
   state?: ElementState
   /**
    * `layout` when the page names the field nowhere and its name was read from the text beside it;

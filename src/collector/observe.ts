@@ -182,6 +182,7 @@ async function observeRun(memory: CollectorMemory, run: FrameRun, held: Map<stri
       nameLimit: LIMITS.nameLimit,
       nearbyLimit: LIMITS.nearbyLimit,
       valueLimit: LIMITS.valueLimit,
+      keptValueLimit: LIMITS.keptValueLimit,
       maxScrollers: LIMITS.maxScrollers,
       frameScroller: run.parent !== undefined,
       childPoints: run.asked.map((child) => memory.framePoints.get(child.frame) ?? []),

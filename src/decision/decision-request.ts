@@ -3,7 +3,7 @@ import type { Operation } from '../../types/index.d.ts'
 import { compact } from '../base/compact.ts'
 import { describeElement } from '../collector/describe-element.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
-import { clip } from '../clip.ts'
+import { clip, windowOf } from '../clip.ts'
 import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
 import type { ChecklistLine, RecentAction } from './decision.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
@@ -13,6 +13,12 @@ import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, t
 
 export const OPERATION_QUESTION = 'operation'
 export const RISK_QUESTION = 'risk'
+
+const OPERATION_INSTRUCTIONS = [
+  'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.',
+  // Where the element fields are read: a value's edges and line breaks are the field's, never a mark.
+  "An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it.",
+].join(' ')
 
 /** What a target option of a head stands for. */
 export interface TargetChoice {
@@ -93,8 +99,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   const questions: Record<string, Experimental_DecisionModelV4Question> = {
     [OPERATION_QUESTION]: {
       type: 'choice',
-      instructions:
-        'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.',
+      instructions: OPERATION_INSTRUCTIONS,
       criteria: Object.fromEntries(operations.map((operation) => [operation, specOf(operation).criterion])),
     },
   }
@@ -199,19 +204,22 @@ export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
 
 /**
  * An action as every request tells it (a recent action, a trace entry): by name, since old snapshot
- * IDs mean nothing in a later observation, with the typed value clipped; then what the caller adds.
+ * IDs mean nothing in a later observation, with the start of the typed value as it was typed and how
+ * many characters were left out after it (as a long field value is shown); then what the caller adds.
  */
 export function tellAction(
   action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'key' | 'to' | 'text'>,
   after: Record<string, JSONValue | undefined>,
 ): JSONObject {
+  const typed = action.text === undefined ? undefined : windowOf(action.text, 0, REQUEST_LIMITS.actionText)
   return compact({
     operation: action.operation,
     target_name: action.targetName,
     option: action.option,
     key: action.key,
     to: action.to,
-    text: action.text === undefined ? undefined : clip(action.text, REQUEST_LIMITS.actionText),
+    text: typed?.part,
+    text_omitted: typed && typed.after > 0 ? { before: 0, after: typed.after } : undefined,
     ...after,
   })
 }

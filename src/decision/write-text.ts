@@ -2,6 +2,7 @@ import type { JSONObject } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { shownValue } from '../collector/shown-value.ts'
 import { generateJson, type LanguageSettings } from '../models/call-language-model.ts'
 import { invalidReplyReason, isInvalidReply } from '../models/invalid-reply.ts'
 import type { Ledger } from '../base/ledger.ts'
@@ -15,9 +16,13 @@ import { dropFirst, dropLast, fitRequest, shortenText, sizeOf, type Part } from 
 // The value typed for TYPE_TEXT, written by the text model. Anything but exactly `{ "text": "…" }`
 // with a usable string fails closed: nothing is typed.
 
-export const MAX_TEXT_LENGTH = 2_000
-/** A reasoning model can spend a larger budget thinking and still return nothing usable. */
-export const TEXT_MAX_OUTPUT_TOKENS = 1_024
+/** Longest text typed: a field kept whole (`LIMITS.keptValueLimit`) written anew, with room to grow. */
+export const MAX_TEXT_LENGTH = 5_000
+/**
+ * Room for the longest text, escapes included (about 1,500 tokens); a reasoning model can spend a
+ * larger budget thinking and still return nothing usable.
+ */
+export const TEXT_MAX_OUTPUT_TOKENS = 2_048
 
 const replySchema = z.strictObject({
   text: z
@@ -28,14 +33,15 @@ const replySchema = z.strictObject({
 
 /** Other fields' values the request carries: enough for a form, and a page of inputs cannot grow it. */
 export const OTHER_FIELDS = 30
-/** Characters of another field's value: enough to copy a number or a line; the field typed into is sent as observed. */
+/** Characters of another field's value: enough to copy a number or a line; the field typed into is sent as the observation keeps it. */
 export const OTHER_FIELD_VALUE = 300
 
 const INSTRUCTIONS = [
   'You write the exact text to type into one field of a web page, to move it toward the goal.',
   'Take values from the goal. When the goal says to copy or use something shown on the page, take it from the page text or from the other fields\' values (other_fields), exactly as shown.',
   'Do not invent personal information.',
-  'The text replaces what the field holds, and cannot be empty.',
+  'The text replaces what the field holds, and cannot be empty. It is typed exactly as you write it, every line break and space included: to change part of a field, write its whole value (field.value) with only that part changed.',
+  'A value (field.value, other_fields) is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it.',
   'Reply with exactly one JSON object {"text": "..."} and nothing else.',
 ].join('\n')
 
@@ -101,6 +107,7 @@ export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 
     // A date or time field's value has one written form, whatever the page shows.
     format: target.type === undefined ? undefined : DATE_FORMATS.get(target.type),
     value: target.value,
+    value_omitted: target.valueOmitted,
     form: target.form,
     nearby: target.nearby,
   })
@@ -124,10 +131,10 @@ export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 
   )
 }
 
-/** The other controls that hold a value, in the page's order, as `{ name, value }`: what a goal may say to copy. */
+/** The other controls that hold a value, in the page's order, as `{ name, value, value_omitted }`: what a goal may say to copy. */
 function otherFields(observation: Observation, target: ObservedElement): JSONObject[] {
   return observation.elements
     .filter((element) => element.id !== target.id && element.value !== undefined && element.value !== '')
     .slice(0, OTHER_FIELDS)
-    .map((element) => ({ name: element.name, value: clip(element.value!, OTHER_FIELD_VALUE) }))
+    .map((element) => compact({ name: element.name, ...shownValue(element, OTHER_FIELD_VALUE) }))
 }

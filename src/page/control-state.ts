@@ -3,7 +3,8 @@ import { attr, inputType } from './dom.ts'
 import { collapse } from './text.ts'
 import type { RawElement } from './types.ts'
 
-// A control's value and ARIA state, as offered to the model and compared by the freshness check.
+// A control's value and ARIA state, as offered to the model and compared by the freshness check. A
+// value a person types is read as it is; what names a choice (a file's, an option's) is text, collapsed.
 
 export function valueOf(el: Element): { shown?: string; full?: string } {
   const tag = localNameOf(el)
@@ -23,8 +24,9 @@ export function valueOf(el: Element): { shown?: string; full?: string } {
   }
   const editable = attributeOf(el, 'contenteditable')
   if (editable !== null && editable !== 'false') {
+    // Its text with its line breaks, as a textarea's value has them.
     const text = innerTextOf(el) ?? textContentOf(el) ?? ''
-    return { shown: collapse(text), full: text }
+    return { shown: text, full: text }
   }
   const ariaValue = attr(el, 'aria-valuetext') || attr(el, 'aria-valuenow')
   return ariaValue ? { shown: ariaValue, full: ariaValue } : {}

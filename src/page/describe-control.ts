@@ -6,10 +6,9 @@ import { layoutName } from './layout-names.ts'
 import { controlRole, nameOf } from './names.ts'
 import { nearbyOf } from './nearby.ts'
 import { stateOf, valueOf } from './control-state.ts'
-import { clip } from '../clip.ts'
 import { collapse, hash, shorten } from './text.ts'
 import type { RawElement } from './types.ts'
-import { scrolledValue } from './value-window.ts'
+import { keptValue, type ValueLimits } from './value-window.ts'
 
 // What the model is told about a control, and its fingerprint: one hash per part, so the freshness
 // check can say which part changed. Observe and check describe through this one function.
@@ -52,10 +51,9 @@ function optionsOf(el: Element, role: string): RawElement['options'] {
 }
 
 /** How a control is described: the bounds of its name, nearby text and value. */
-export interface DescribeLimits {
+export interface DescribeLimits extends ValueLimits {
   nameLimit: number
   nearbyLimit: number
-  valueLimit: number
 }
 
 function multiline(el: Element): boolean {
@@ -64,7 +62,8 @@ function multiline(el: Element): boolean {
 }
 
 /** The control as the model reads it; `signals` (the observation's listeners) are needed for its operations, which are left empty without them. */
-export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: DescribeLimits, signals?: InputSignals): Description {
+export function describe(node: Element, limits: DescribeLimits, signals?: InputSignals): Description {
+  const { nameLimit, nearbyLimit } = limits
   const el = subjectOf(node)
   const role = controlRole(el)
   const tag = localNameOf(el)
@@ -90,7 +89,7 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
       if (members.includes(el)) continue
       const shortKey = shorten(key, 30)
       if (!(shortKey in fields)) shown += 1
-      fields[shortKey] = shorten(collapse(fieldValue), 40)
+      fields[shortKey] = shorten(fieldValue, 40)
     }
   }
   const nearby = nearbyOf(node, name, nearbyLimit)
@@ -107,11 +106,8 @@ export function describe(node: Element, { nameLimit, nearbyLimit, valueLimit }: 
   if (inferred) description.nameFrom = 'layout'
   if (type) description.type = type
   if (multiline(el)) description.multiline = true
-  // A paragraph is read whole; a longer value says how long it was, and a scrolled field where its view starts.
-  if (value.shown !== undefined) {
-    const shown = collapse(value.shown)
-    description.value = multiline(el) ? scrolledValue(el, shown, valueLimit) : clip(shown, valueLimit)
-  }
+  // The value as it is: a model copies or rewrites it from the request.
+  if (value.shown !== undefined) Object.assign(description, keptValue(el, value.shown, limits, multiline(el)))
   if (state) description.state = state
   if (options) description.options = options.slice(0, 100)
   if (summary) description.form = { name: summary.name, fields }

@@ -78,7 +78,10 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
   } catch {
     inserted = false
   }
-  if (!inserted || read().replace(/\n$/, '') !== text) {
+  // The field must hold the text exactly, its edges and line breaks included; an editing host's text
+  // as innerText reads it may end with a line break of its own, after its last block.
+  const held = (): string => (isField ? read() : read().replace(/\n$/, ''))
+  if (!inserted || held() !== text) {
     if (isField) {
       const proto = Object.getPrototypeOf(element) as object
       const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set
@@ -102,7 +105,7 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
     // A picker commits its value with a change event too, which pages listen for more than for input.
     if (dateFormat !== undefined) element.dispatchEvent(new (view ? view.Event : Event)('change', { bubbles: true }))
   }
-  const value = read().replace(/\n$/, '')
+  const value = held()
   return passwordBefore || isPassword() ? { ok: true, value, password: true } : { ok: true, value }
 }
 

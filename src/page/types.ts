@@ -1,4 +1,5 @@
 import type { Rect } from '../base/rect.ts'
+import type { Omitted } from '../clip.ts'
 import type { ElementCapability } from '../operations.ts'
 
 // What the page script is asked and what it sends back; the Node side imports these same types.
@@ -20,8 +21,10 @@ export interface ObserveRequest {
   held: string[]
   /** Under which key the page keeps the nodes Node does not hold, until Node takes them (`takeSentNodes`). */
   sendKey: string
-  /** Characters of a field's value shown: enough to read a paragraph. */
+  /** Characters of a field's value the decision request shows: enough to read a paragraph. */
   valueLimit: number
+  /** Characters of a field's value reported: the text model rewrites a field from them. */
+  keptValueLimit: number
   /** Scroll containers reported, innermost first. */
   maxScrollers: number
   /**
@@ -41,6 +44,7 @@ export interface CheckRequest {
   nameLimit: number
   nearbyLimit: number
   valueLimit: number
+  keptValueLimit: number
 }
 
 /** The state a person reads from a control, from its own properties or its ARIA attributes. */
@@ -63,7 +67,12 @@ export interface RawElement {
   name: string
   tag: string
   type?: string
+  /** The value exactly as it is, or the part of it around the part shown when it is longer than the kept bound. */
   value?: string
+  /** Characters of the value before and after `value`, when it is a part. */
+  valueOmitted?: Omitted
+  /** Where in `value` the part the decision request shows starts, when not at its start. */
+  shownFrom?: number
   state?: ElementState
   /** `layout` when the markup names the field nowhere and the name was read beside it. */
   nameFrom?: 'layout'

@@ -1,6 +1,8 @@
 import type { Experimental_DecisionModelV4Question, JSONObject } from '@ai-sdk/provider'
 import type { Accuracy, TraceEntry } from '../../types/index.d.ts'
+import { LIMITS } from '../collector/limits.ts'
 import type { Observation } from '../collector/observation.ts'
+import { shownValue } from '../collector/shown-value.ts'
 import { answersOf, checkBoolean } from '../decision/check-answers.ts'
 import { compact } from '../base/compact.ts'
 import { tellAction } from '../decision/decision-request.ts'
@@ -51,18 +53,19 @@ export function evaluationRequest(input: EvaluationInput): {
   return { state, questions }
 }
 
-/** The fields the final page shows filled in or checked. */
+/** The fields the final page shows filled in or checked, a value as the decision requests show it. */
 function filledFields(observation: Observation): JSONObject[] {
   return observation.elements
     .filter((element) => (element.value !== undefined && element.value !== '') || element.state?.checked !== undefined)
-    .map((element) =>
-      compact({
+    .map((element) => {
+      const chosen = element.options?.find((option) => option.selected)
+      return compact({
         name: element.name,
         role: element.role || element.tag,
-        value: element.options?.find((option) => option.selected)?.label ?? element.value,
+        ...(chosen ? { value: chosen.label } : shownValue(element, LIMITS.valueLimit)),
         checked: element.state?.checked,
-      }),
-    )
+      })
+    })
 }
 
 /** The latest actions carried out, typed values clipped as the decision requests tell them. */

@@ -1,3 +1,4 @@
+import type { Omitted } from '../clip.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { Secret } from './placeholders.ts'
 import { escapePattern } from '../base/pattern.ts'
@@ -7,14 +8,16 @@ import { escapePattern } from '../base/pattern.ts'
 // no model request, trace, recording, cache entry, log line or error carries it.
 
 /** Replaces every secret value in a text by its placeholder. */
-export type Scrub = (text: string) => string
+export interface Scrub {
+  (text: string): string
+  /** The same for a part of a longer text (a long field's value), cut where `cut` left characters out. */
+  part(text: string, cut: Omitted): string
+}
 
-/** A start (or end) this long of a value cut off by a clip mark is still replaced: shorter ones tell next to nothing. */
+/** A start (or end) this long of a value cut off by a clip mark or a part's edge is still replaced: shorter ones tell next to nothing. */
 const CUT_PART = 3
 /** What `clip` leaves at the end of a text it cut (src/clip.ts), or the page script's bare `…` (src/page/text.ts). */
 const CLIP_MARK = /…(?: \([\d,]+ characters\))?$/
-/** What `clipFrom` puts before a window into a longer text, such as a scrolled field's value (src/clip.ts). */
-const START_MARK = /^… \(from character [\d,]+ of [\d,]+\) /
 /**
  * Keys of an observation that hold the agent's identifiers and hashes, or the kinds its logic reads
  * (a password "password" must not turn `type: 'password'` into a placeholder): never free page text.
@@ -25,7 +28,7 @@ const PAGE_KEYED = new Set(['fields'])
 
 /** The identity for no secrets; otherwise a scrub of every form a page may show a value in. */
 export function scrubberOf(secrets: readonly Secret[]): Scrub {
-  if (secrets.length === 0) return (text) => text
+  if (secrets.length === 0) return Object.assign((text: string) => text, { part: (text: string) => text })
   const forms = shownForms(secrets)
   const placeholders = [...new Set(secrets.map((secret) => secret.placeholder))]
   // Placeholders come first and stay as they are, so that a text scrubbed twice is unchanged. Values
@@ -37,12 +40,16 @@ export function scrubberOf(secrets: readonly Secret[]): Scrub {
       const index = groups.findIndex((group) => group !== undefined)
       return index < placeholders.length ? match : forms[index - placeholders.length]!.placeholder
     })
-  return (text) => {
+  const scrubCut = (text: string, cut: Omitted): string => {
     if (text === '') return text
     const whole = replaceAll(text)
-    const ended = CLIP_MARK.test(whole) ? scrubCutStart(whole, forms) : whole
-    return START_MARK.test(ended) ? scrubCutEnd(ended, forms) : ended
+    const mark = CLIP_MARK.exec(whole)
+    let kept = mark ? whole.slice(0, mark.index) : whole
+    if (mark || cut.after > 0) kept = scrubCutStart(kept, forms)
+    if (cut.before > 0) kept = scrubCutEnd(kept, forms)
+    return mark ? `${kept}${mark[0]}` : kept
   }
+  return Object.assign((text: string) => scrubCut(text, { before: 0, after: 0 }), { part: scrubCut })
 }
 
 /** Every string of `observation` scrubbed, in a new observation of the same shape. */
@@ -94,29 +101,25 @@ function encoded(value: string): string[] {
   }
 }
 
-/** A text cut by `clip` in the middle of a value: the start left before the mark is replaced too. */
+/** A text cut in the middle of a value (by `clip`, or a part's end): the start of the value it ends with is replaced too. */
 function scrubCutStart(text: string, forms: readonly Form[]): string {
-  const mark = CLIP_MARK.exec(text)!
-  const kept = text.slice(0, mark.index)
-  const lower = kept.toLowerCase()
+  const lower = text.toLowerCase()
   for (const form of forms) {
     const value = form.text.toLowerCase()
-    for (let length = Math.min(value.length - 1, kept.length); length >= CUT_PART; length -= 1) {
-      if (lower.endsWith(value.slice(0, length))) return `${kept.slice(0, kept.length - length)}${form.placeholder}${mark[0]}`
+    for (let length = Math.min(value.length - 1, text.length); length >= CUT_PART; length -= 1) {
+      if (lower.endsWith(value.slice(0, length))) return `${text.slice(0, text.length - length)}${form.placeholder}`
     }
   }
   return text
 }
 
-/** A window into a text that opens in the middle of a value: the end of it after the mark is replaced too. */
+/** A part of a text that opens in the middle of a value: the end of the value it starts with is replaced too. */
 function scrubCutEnd(text: string, forms: readonly Form[]): string {
-  const mark = START_MARK.exec(text)!
-  const rest = text.slice(mark[0].length)
-  const lower = rest.toLowerCase()
+  const lower = text.toLowerCase()
   for (const form of forms) {
     const value = form.text.toLowerCase()
-    for (let length = Math.min(value.length - 1, rest.length); length >= CUT_PART; length -= 1) {
-      if (lower.startsWith(value.slice(value.length - length))) return `${mark[0]}${form.placeholder}${rest.slice(length)}`
+    for (let length = Math.min(value.length - 1, text.length); length >= CUT_PART; length -= 1) {
+      if (lower.startsWith(value.slice(value.length - length))) return `${form.placeholder}${text.slice(length)}`
     }
   }
   return text
@@ -127,10 +130,12 @@ function scrubValue(value: unknown, scrub: Scrub, key?: string): unknown {
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, scrub))
   if (!isPlainObject(value)) return value
   const pageKeys = key !== undefined && PAGE_KEYED.has(key)
+  // A long field's value is kept as a part of it, cut where `valueOmitted` says.
+  const cut = value.valueOmitted as Omitted | undefined
   return Object.fromEntries(
     Object.entries(value).map(([name, inner]) => [
       pageKeys ? scrub(name) : name,
-      OWN_KEYS.has(name) && !pageKeys ? inner : scrubValue(inner, scrub, name),
+      name === 'value' && cut && typeof inner === 'string' ? scrub.part(inner, cut) : OWN_KEYS.has(name) && !pageKeys ? inner : scrubValue(inner, scrub, name),
     ]),
   )
 }

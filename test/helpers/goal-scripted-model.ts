@@ -37,6 +37,8 @@ export interface StateElement {
   /** The element holds keyboard focus. */
   focused?: true
   value?: string
+  /** Characters of a long value left out before and after the part shown. */
+  value_omitted?: { before: number; after: number }
   state?: Record<string, unknown>
   options?: { id: string; label: string; selected?: true }[]
 }
@@ -231,4 +233,30 @@ export function checklistWriter(checklist: unknown, ...texts: string[]): MockLan
 export function askedForChecklist(call: { responseFormat?: unknown }): boolean {
   const format = call.responseFormat as { type?: string; schema?: { properties?: Record<string, unknown> } } | undefined
   return format?.type === 'json' && format.schema?.properties !== undefined && 'items' in format.schema.properties
+}
+
+/** A TYPE_TEXT request as the text model reads it: its prompt's JSON. */
+export interface TextRequest {
+  goal: string
+  field: { name: string; value?: string; value_omitted?: { before: number; after: number } }
+  other_fields: { name: string; value: string; value_omitted?: { before: number; after: number } }[]
+}
+
+/**
+ * A text model that writes each TYPE_TEXT value from the request it receives, as a model reading only
+ * that request would (never from the fixture); `requests` holds what it read, in order.
+ */
+export function readingTextModel(write: (request: TextRequest) => string): { model: MockLanguageModelV4; requests: TextRequest[] } {
+  const requests: TextRequest[] = []
+  const model = new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      const user = options.prompt.find((message) => message.role === 'user')
+      const part = user && Array.isArray(user.content) ? user.content.find((candidate) => candidate.type === 'text') : undefined
+      if (!part || part.type !== 'text') throw new Error('reading text model: no prompt text')
+      const request = JSON.parse(part.text) as TextRequest
+      requests.push(request)
+      return textResult(JSON.stringify({ text: write(request) }), { usage: tokenUsage(300, 40) })
+    },
+  })
+  return { model, requests }
 }
