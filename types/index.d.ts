@@ -243,7 +243,7 @@ export type ChecklistCheck =
   | { kind: 'text_visible'; text: string }
   /** The page's URL contains this now (the end state of the goal). */
   | { kind: 'url_matches'; contains: string }
-  /** Nothing on the page can prove it when the checklist is written; an action the decision says serves it can (see `TraceEntry.serves`). */
+  /** Nothing on the page can prove it: only the model's DONE covers it. */
   | { kind: 'judgment' }
 
 export interface ChecklistItem {
@@ -266,10 +266,9 @@ export type ChecklistStatus = 'done' | 'open' | 'judgment'
  * - `unprompted`: the page came to show it with no input of the run before it (a confirmation on a
  *   timer, a box the page ticked, a URL it pushed while the agent waited);
  * - `unmatched`: no observation offered the control it names;
- * - `gone`: the page took its control away after the run's last input, and the run ended on it;
- * - `disputed`: the decision model disputed it, with a reason (in `evidence`).
+ * - `gone`: the page took its control away after the run's last input, and the run ended on it.
  */
-export type ChecklistUnproven = 'met_at_start' | 'unprompted' | 'unmatched' | 'gone' | 'disputed'
+export type ChecklistUnproven = 'met_at_start' | 'unprompted' | 'unmatched' | 'gone'
 
 export interface ChecklistItemResult extends ChecklistItem {
   status: ChecklistStatus
@@ -356,13 +355,6 @@ export interface TraceEntry {
   match?: 'exact' | 'scored'
   /** For a DONE that did not end the run: the checklist items still open then, which the model was told. */
   openItems?: string[]
-  /**
-   * The checklist item (its description) the decision said this action carries out. A judgment item
-   * becomes an `activated` item of the target once the input lands and changes the page.
-   */
-  serves?: string
-  /** A checklist item the decision disputed, and why: it no longer holds DONE back, and the run is not verified. */
-  dispute?: { item: string; reason: string }
 }
 
 export interface Cost {

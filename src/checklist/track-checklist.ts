@@ -37,12 +37,10 @@ import { landed, RunEvidence } from './run-evidence.ts'
 // - End-state items (`text_visible`, `url_matches`) are judged on the newest observation only: the
 //   viewport's visible text, the URL without its query and fragment unless the item names them.
 //   Leaving the page opens them again.
-// - A `judgment` item is never checked, unless the decision said an action serves it: once that input
-//   lands and the page changes because of it, the item is an `activated` item of that control, done.
+// - `judgment` items are never checked: status `judgment`, never done, never open.
 // - An item naming a control no observation ever offered is `unmatched` (a judgment). An open item whose
 //   control the page took away after an input of the run is `gone` once the run ends on it (`concede`):
-//   it can no longer come true. An item the decision disputed, with a reason, is `disputed`. Neither
-//   is ever done.
+//   it can no longer come true, and is never done.
 
 /** Characters of a page-supplied piece (a name, a value, a URL) in an evidence string. */
 const EVIDENCE_PART = 60
@@ -90,10 +88,8 @@ interface Standing {
   unsent?: true
   /** An activating input landed on its control and changed nothing (yet). */
   landedAt?: TraceEntry
-  /** Reported as a judgment for good: the run ended on it gone, or the decision disputed it. */
-  settled?: { unproven: 'gone' | 'disputed'; evidence: string }
-  /** A judgment item an action served: now an `activated` item of that control. */
-  served?: Extract<ChecklistCheck, { kind: 'activated' }>
+  /** Reported as a judgment for good: the run ended on it gone. */
+  settled?: { unproven: 'gone'; evidence: string }
 }
 
 export class ChecklistTracker {
@@ -147,7 +143,6 @@ export class ChecklistTracker {
         standing.seenAt = this.#run.update
       }
     })
-    this.#serve(fresh, caused)
     this.#previous = observation
   }
 
@@ -157,8 +152,7 @@ export class ChecklistTracker {
       const { status, evidence } = this.#judged[index]!
       const standing = this.#standing[index]!
       const unproven = this.#unproven(index)
-      const check = standing.served ?? item.check
-      const result: ChecklistItemResult = { description: item.description, check, status: unproven ? 'judgment' : (status as ChecklistStatus) }
+      const result: ChecklistItemResult = { description: item.description, check: item.check, status: unproven ? 'judgment' : (status as ChecklistStatus) }
       const shown =
         standing.settled?.evidence ??
         (unproven === 'unmatched' ? clip(`No observation offered a control named ${quote(controlOf(item.check))}`, EVIDENCE_LIMIT) : evidence)
@@ -207,13 +201,6 @@ export class ChecklistTracker {
       const evidence = clip(`The page no longer offers ${quote(controlOf(item.check))} after the run's last input, so this cannot be checked`, EVIDENCE_LIMIT)
       this.#standing[index]!.settled = { unproven: 'gone', evidence }
     })
-  }
-
-  /** The decision disputed the item: it holds DONE back no more, and it is never done. */
-  dispute(index: number, reason: string): void {
-    const standing = this.#standing[index]
-    if (!standing || standing.settled || this.#judged[index]!.status === 'done') return
-    standing.settled = { unproven: 'disputed', evidence: clip(`Disputed by the decision: ${reason}`, EVIDENCE_LIMIT) }
   }
 
   /** True when there is at least one checkable item and every one is done (judgment ones of any kind are not). */
@@ -373,16 +360,6 @@ export class ChecklistTracker {
         }
       })
     }
-  }
-
-  /** A judgment item an action served becomes an `activated` item of that control once the input lands and causes a change. */
-  #serve(fresh: TraceEntry[], caused: boolean): void {
-    const entry = fresh.findLast(landed)
-    if (!entry?.serves || !caused || !entry.pageChanged || entry.targetName === undefined) return
-    const index = this.#items.findIndex((item, at) => item.check.kind === 'judgment' && item.description === entry.serves && !this.#standing[at]!.settled && !this.#standing[at]!.served)
-    if (index < 0) return
-    this.#standing[index]!.served = { kind: 'activated', control: entry.targetName }
-    this.#judged[index] = { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)}, which served it, changed the page`, entry.step) }
   }
 }
 
