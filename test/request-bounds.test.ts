@@ -191,6 +191,10 @@ test('the final bound: long values of control characters, kept at 4,000 characte
   const shown = (request.state as { elements: { value: string; value_omitted: unknown }[] }).elements
   t.true(shown.length > 0)
   t.deepEqual(shown[0], { ...shown[0], value: kept.value.slice(1_000, 1_000 + LIMITS.valueLimit), value_omitted: { before: 3_000, after: 5_000 } })
+  // The operation question says what value_omitted is, only when a value is shown in part.
+  const instructions = (request: { questions: Record<string, unknown> }) => (request.questions.operation as { instructions: string }).instructions
+  t.regex(instructions(request), /value_omitted counts the characters left out before and after/)
+  t.notRegex(instructions(buildDecisionRequest({ goal: 'Fill in the form.', observation: { ...observation, elements: fullElements }, recent: [] })), /value_omitted/)
 
   const prompt = textPrompt({ goal: 'Fill in the form.', observation, target: elements[0]!, recent: fullRecent })
   t.true(JSON.stringify(prompt).length < REQUEST_LIMIT, `the text prompt is ${JSON.stringify(prompt).length} characters`)

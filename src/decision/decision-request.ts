@@ -14,11 +14,14 @@ import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, t
 export const OPERATION_QUESTION = 'operation'
 export const RISK_QUESTION = 'risk'
 
-const OPERATION_INSTRUCTIONS = [
-  'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.',
-  // Where the element fields are read: a value's edges and line breaks are the field's, never a mark.
-  "An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it.",
-].join(' ')
+const OPERATION_INSTRUCTIONS =
+  'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.'
+/**
+ * Said where the element fields are read, when a value is shown in part: its edges and line breaks
+ * are the field's, and what was left out is counted beside it, never marked inside it.
+ */
+const PART_SHOWN =
+  "An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it."
 
 /** What a target option of a head stands for. */
 export interface TargetChoice {
@@ -85,6 +88,7 @@ interface StateContext {
 }
 
 function assemble(context: StateContext, observation: Observation, elements: readonly ObservedElement[], exclude: ReadonlySet<string>): DecisionRequest {
+  const described = elements.map(describeElement)
   const heads: Partial<Record<Operation, TargetHead>> = {}
 
   const details: Partial<Record<Operation, DetailHead>> = {}
@@ -99,7 +103,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   const questions: Record<string, Experimental_DecisionModelV4Question> = {
     [OPERATION_QUESTION]: {
       type: 'choice',
-      instructions: OPERATION_INSTRUCTIONS,
+      instructions: described.some((element) => element.value_omitted !== undefined) ? `${OPERATION_INSTRUCTIONS} ${PART_SHOWN}` : OPERATION_INSTRUCTIONS,
       criteria: Object.fromEntries(operations.map((operation) => [operation, specOf(operation).criterion])),
     },
   }
@@ -120,7 +124,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
       'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone? Answer for the action itself, whether or not the goal asks for it: the caller approves such actions.',
   }
 
-  return { state: buildState(context, observation, elements), elements, questions, operations, heads, details }
+  return { state: buildState(context, observation, described), elements, questions, operations, heads, details }
 }
 
 /** The options of an operation's target question: elements, SELECT's element:option pairs, or scroll targets. */
@@ -171,7 +175,7 @@ function targetQuestion(operation: Operation, target: TargetHead): Experimental_
   }
 }
 
-function buildState(context: StateContext, observation: Observation, elements: readonly ObservedElement[]): JSONObject {
+function buildState(context: StateContext, observation: Observation, elements: JSONObject[]): JSONObject {
   return compact({
     goal: context.goal,
     // Open items first, in order, the next one marked: what "done" means and what comes next.
@@ -187,7 +191,7 @@ function buildState(context: StateContext, observation: Observation, elements: r
           ? observation.scroll.map((target) => compact({ id: target.id, name: target.name, up: target.up, down: target.down }))
           : undefined,
     }),
-    elements: elements.map(describeElement),
+    elements,
     recent_actions: context.recent,
   })
 }
