@@ -5,6 +5,7 @@ import { inspectCase } from '../scripts/reach/inspect.ts'
 import { caseId, DEFAULT_FIXTURES, loadSuite, type Suite } from '../scripts/reach/load-cases.ts'
 import { serveFixtures, type FixtureServer } from './helpers/fixture-server.ts'
 import { runTask } from '../scripts/reach/task.ts'
+import { offeredOf } from '../scripts/reach/match.ts'
 
 // Every page of the reach suite (test/fixtures/reach, what `npm run bench:reach` measures) in real
 // Chrome: each control a person can use is offered once, by the name a person reads, with the state
@@ -33,6 +34,12 @@ test('the suite has at least 30 pages, each with controls and a task', (t) => {
     t.true(reachCase.controls.length > 0, reachCase.page)
     t.true(reachCase.task.steps.length > 0, reachCase.page)
   }
+})
+
+test('a field named by its place is read as unnamed: the bench counts the names the page gives', (t) => {
+  const field = { id: 'e1', role: 'textbox', tag: 'input', operations: ['type'] }
+  t.is(offeredOf({ ...field, name: 'text field 1', nameFrom: 'position' }, 0).name, '')
+  t.is(offeredOf({ ...field, name: 'Email', nameFrom: 'layout' }, 0).name, 'Email')
 })
 
 test('every control of every page is offered once, named as the page shows it, with its state', async (t) => {

@@ -1,3 +1,5 @@
+import { POSITIONAL } from '../../src/collector/positional-names.ts'
+
 // How bench:reach reads the ground truth against what the collector offered: by the text a person
 // reads, case-folded with whitespace collapsed, never by an ID or a selector (the pages and the
 // collector are free to change those).
@@ -74,7 +76,9 @@ export function offeredOf(element: Record<string, unknown>, index: number): Offe
     id: String(element.id),
     frame: typeof element.frame === 'number' ? element.frame : 0,
     role: text(element.role) ?? '',
-    name: text(element.name) ?? '',
+    // The page's name: one by the control's place (`text field 2`) names no text of the page, and the
+    // bench counts such a field as unnamed, as it did before the collector named them so.
+    name: element.nameFrom === POSITIONAL ? '' : (text(element.name) ?? ''),
     tag: text(element.tag) ?? '',
     operations: Array.isArray(element.operations) ? element.operations.map(String) : [],
   }
