@@ -1,11 +1,12 @@
 import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, ChecklistUnproven, TraceEntry } from '../../types/index.d.ts'
 import { fold } from '../base/fold.ts'
 import { clip } from '../clip.ts'
-import { elementById } from '../collector/find-target.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { operationsWhere } from '../operations.ts'
 import { PageChanges } from './caused-change.ts'
-import { bestMatches, nameFit, textShows, urlShows, valueMatches } from './match-names.ts'
+import { checkedControls, controlOf, named, offers, quote, selectedControls, type StateControls } from './item-controls.ts'
+import { activates, sentForm } from './landed-actions.ts'
+import { bestMatches, textShows, urlShows, valueMatches } from './match-names.ts'
 import { landed, RunEvidence } from './run-evidence.ts'
 
 // The status of each checklist item, from evidence only: what the newest observation shows and what the
@@ -42,8 +43,6 @@ import { landed, RunEvidence } from './run-evidence.ts'
 //   control the page took away after an input of the run is `gone` once the run ends on it (`concede`):
 //   it can no longer come true, and is never done.
 
-/** Characters of a page-supplied piece (a name, a value, a URL) in an evidence string. */
-const EVIDENCE_PART = 60
 /** Characters of a URL in an evidence string: a URL says little before its path. */
 const URL_PART = 100
 /** Characters of an evidence string: one line for a reader or a decision request. */
@@ -51,12 +50,6 @@ const EVIDENCE_LIMIT = 120
 
 /** The operations that activate a control; TYPE_TEXT only fills it. */
 const ACTIVATING = operationsWhere((spec) => spec.activates)
-
-/** Roles of controls that hold a checked state; a checkbox offered through its label has its role. */
-const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
-
-/** Roles of controls that show a chosen option when they are not native selects. */
-const CHOOSING_ROLES = new Set(['combobox', 'listbox'])
 
 /** Kinds whose item names a control the page must offer. */
 const NAMES_CONTROL = new Set<ChecklistCheck['kind']>(['field_value', 'checked', 'selected', 'activated'])
@@ -363,34 +356,6 @@ export class ChecklistTracker {
   }
 }
 
-/** The controls a state item names on one observation, what holding its state means, and how to say what one shows. */
-interface StateControls {
-  controls: ObservedElement[]
-  holds(control: ObservedElement): boolean
-  describe(control: ObservedElement): string
-}
-
-/** The control an item names, for items that name one. */
-function controlOf(check: ChecklistCheck): string {
-  if (check.kind === 'field_value') return check.field
-  return 'control' in check ? check.control : ''
-}
-
-/** Whether the observation offers a control the item names. */
-function offers(observation: Observation, check: ChecklistCheck): boolean {
-  const wanted = controlOf(check)
-  return observation.elements.some((element) => nameFit(element.name, wanted) > 0)
-}
-
-/** The form a landed input sends, by name, read on the observation it was chosen on. */
-function sentForm(entry: TraceEntry, chosenOn: Observation): string | undefined {
-  const element = elementById(chosenOn, entry.target)
-  const form = element?.form?.name
-  if (!element || form === undefined) return undefined
-  if (entry.operation === 'SUBMIT' || (entry.operation === 'PRESS' && entry.key === 'Enter')) return form
-  return entry.operation === 'CLICK' && element.role === 'button' ? form : undefined
-}
-
 /**
  * A state item proven on one control is undone only by that control: another control of the same name
  * (the search box of the results page, a new document's form) holding something else leaves the proof.
@@ -400,72 +365,6 @@ function keepProof(last: Judged, next: Judged | undefined, observation: Observat
   return observation.elements.some((element) => element.nodeId === last.node) ? next : undefined
 }
 
-function checkedControls(check: Extract<ChecklistCheck, { kind: 'checked' }>, elements: ObservedElement[]): StateControls | undefined {
-  const controls = bestMatches(
-    elements.filter((element) => CHECKABLE_ROLES.has(element.role) || element.state?.checked !== undefined),
-    (element) => element.name,
-    check.control,
-  )
-  if (controls.length === 0) return undefined
-  return {
-    controls,
-    // 'mixed' is neither checked nor unchecked, so it proves neither.
-    holds: (element) => (element.state?.checked ?? false) === check.checked,
-    describe: (element) => {
-      const state = element.state?.checked === 'mixed' ? 'partly checked' : element.state?.checked ? 'checked' : 'not checked'
-      return `${named(element)} is ${state}`
-    },
-  }
-}
-
-function selectedControls(check: Extract<ChecklistCheck, { kind: 'selected' }>, elements: ObservedElement[]): StateControls | undefined {
-  const controls = bestMatches(
-    elements.filter((element) => element.options !== undefined || CHOOSING_ROLES.has(element.role)),
-    (element) => element.name,
-    check.control,
-  )
-  if (controls.length === 0) return undefined
-  return {
-    controls,
-    holds: (element) => chosen(element).some((label) => valueMatches(label, check.option)),
-    describe: (element) => `${named(element)} shows ${quote(chosen(element).join(', '))}`,
-  }
-}
-
-/** What a choosing control shows as chosen: a native select's selected options, else its value. */
-function chosen(element: ObservedElement): string[] {
-  const selected = element.options?.filter((option) => option.selected).map((option) => option.label) ?? []
-  if (selected.length > 0) return selected
-  return element.value ? [element.value] : []
-}
-
-/** Whether the entry's action is acting on the wanted control (see the header). */
-function activates(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
-  const fit = nameFit(entry.targetName!, wanted)
-  if (fit === 2) return true
-  if (fit === 1 && !chosenOn?.elements.some((element) => nameFit(element.name, wanted) === 2)) return true
-  // Enter in a field submits its form as SUBMIT does.
-  const submits = entry.operation === 'SUBMIT' || (entry.operation === 'PRESS' && entry.key === 'Enter')
-  return submits && submitsFormOf(entry, wanted, chosenOn)
-}
-
-/** A SUBMIT (or Enter) in a field whose form holds a button named `wanted`, in the observation it was chosen on. */
-function submitsFormOf(entry: TraceEntry, wanted: string, chosenOn: Observation | undefined): boolean {
-  const field = elementById(chosenOn, entry.target)
-  const form = field?.form?.name
-  if (!chosenOn || form === undefined) return false
-  return chosenOn.elements.some(
-    (element) => element !== field && element.role === 'button' && element.form?.name === form && nameFit(element.name, wanted) > 0,
-  )
-}
-
-function named(element: ObservedElement): string {
-  return element.name ? clip(element.name, EVIDENCE_PART) : `The unnamed ${element.role}`
-}
-
-function quote(text: string): string {
-  return JSON.stringify(clip(text, EVIDENCE_PART))
-}
 
 function evidence(seen: string, step: number): string {
   return clip(`${seen} (step ${step})`, EVIDENCE_LIMIT)
