@@ -413,3 +413,48 @@ test('an open item whose control left the page after an input is gone, and conce
   t.deepEqual(tracker.open(), [])
   t.false(tracker.verified())
 })
+
+test('a judgment item the model said an action serves becomes activated on its target once the input lands and changes the page; saying so alone does nothing', (t) => {
+  const results = (...names: string[]) =>
+    pageObservation({ url: 'https://find.test/?q=owl', text: 'Results for owl', elements: names.map((name, index) => observedElement(`e${index + 1}`, { name })) })
+  const served = new ChecklistTracker([item({ kind: 'judgment' })])
+  served.update(results('Barn owl', 'Snowy owl'), [])
+  const click = entry(1, 'CLICK', 'Barn owl', { target: 'e1' })
+  t.true(served.serve(0, click))
+  served.update(pageObservation({ url: 'https://find.test/barn-owl', text: 'The barn owl' }), [click])
+  t.like(served.results()[0], { status: 'done', check: { kind: 'activated', control: 'Barn owl' } })
+  t.regex(served.results()[0]!.evidence!, /CLICK "Barn owl", which the model said serves this, changed the page/)
+  t.true(served.verified())
+
+  // A click that changed nothing, or a serves answer on an action that never landed, leave it a judgment.
+  for (const fields of [{ pageChanged: false }, { stale: true, pageChanged: false }]) {
+    const idle = new ChecklistTracker([item({ kind: 'judgment' })])
+    idle.update(results('Barn owl'), [])
+    const tried = entry(1, 'CLICK', 'Barn owl', { target: 'e1', ...fields })
+    idle.serve(0, tried)
+    idle.update(results('Barn owl'), [tried])
+    t.like(idle.results()[0], { status: 'judgment', check: { kind: 'judgment' } })
+    t.false(idle.verified())
+  }
+  // Only a judgment item can be served.
+  const checkable = new ChecklistTracker([item({ kind: 'text_visible', text: 'The barn owl' })])
+  t.false(checkable.serve(0, click))
+})
+
+test('a disputed item holds DONE back no more and leaves the run unverified; a dispute never makes an item done, the page still can', (t) => {
+  const tracker = new ChecklistTracker([item({ kind: 'activated', control: 'Delete page' }), item({ kind: 'text_visible', text: 'does not exist yet' })])
+  const wiki = (text: string) => pageObservation({ url: 'https://wiki.test/Old', text, elements: [observedElement('e1', { name: 'Delete page' })] })
+  tracker.update(wiki('Old page'), [])
+  const trace = [entry(1, 'CLICK', 'Delete page', { target: 'e1' })]
+  tracker.update(wiki('This page does not exist anymore'), trace)
+  t.deepEqual(tracker.open().map((open) => open.check.kind), ['text_visible'])
+  t.false(tracker.dispute(0, 'not_needed', 1), 'a done item cannot be disputed')
+  t.true(tracker.dispute(1, 'other_wording', 1))
+  t.deepEqual(tracker.open(), [])
+  t.like(tracker.results()[1], { status: 'judgment', unproven: 'disputed', evidence: 'Disputed by the decision model: the page says it in other words than the item expects (step 1)' })
+  t.false(tracker.verified())
+  trace.push(entry(2, 'CLICK', 'Delete page', { target: 'e1' }))
+  tracker.update(wiki('The page does not exist yet'), trace)
+  t.like(tracker.results()[1], { status: 'done' })
+  t.true(tracker.verified())
+})

@@ -78,7 +78,7 @@ test('a confirmation the page shows on a timer while the agent only waits is unp
 })
 
 test('a dead button beside a ticking clock is not activated: the clock is not the click\'s change', async (t) => {
-  const page = await open(t, 'timer.html')
+  const page = await open(t, 'clock.html')
   const checklist = [item('Paid', { kind: 'activated', control: 'Pay now' })]
   const steps: ScriptStep[] = [{ operation: 'CLICK', target: 'Pay now' }, { operation: 'DONE' }, { operation: 'DONE' }]
   const outcome = await agent(page).goal('Pay for the order.', { decisions: scriptedModel(steps).model, text: textModel('x'), checklist, approve: () => true })
@@ -98,4 +98,45 @@ test('items whose controls left with the page after the last input end a second 
   t.is(outcome.trace.filter((entry) => entry.operation === 'DONE').length, 2, 'the first DONE is refused')
   t.deepEqual(statuses(outcome), ['The notes are read: judgment (gone)', 'Finished: judgment (gone)'])
   t.regex(outcome.checklist.note!, /took away the control/)
+})
+
+test('"open the first result": the judgment item the model said the click serves is verified as activated on that result once the page changed', async (t) => {
+  const page = await open(t, 'results.html')
+  const checklist = [item('The first result is open', { kind: 'judgment' })]
+  const steps: ScriptStep[] = [{ operation: 'CLICK', target: 'Barn owl', serves: 'The first result is open' }, { operation: 'DONE' }]
+  const outcome = await agent(page).goal('Open the first result.', { decisions: scriptedModel(steps).model, text: textModel('x'), checklist })
+  t.is(outcome.status, 'success')
+  t.true(outcome.verified)
+  t.like(outcome.checklist.items[0], { status: 'done', check: { kind: 'activated', control: 'Barn owl' } })
+  t.is(outcome.trace[0]!.serves, 'The first result is open')
+})
+
+test('saying an action serves an item proves nothing: a click that changed nothing leaves it a judgment, not verified', async (t) => {
+  const page = await open(t, 'results.html')
+  const checklist = [item('The search is saved', { kind: 'judgment' })]
+  const steps: ScriptStep[] = [{ operation: 'CLICK', target: 'Save search', serves: 'The search is saved' }, { operation: 'DONE' }]
+  const outcome = await agent(page).goal('Save the search.', { decisions: scriptedModel(steps).model, text: textModel('x'), checklist })
+  t.is(outcome.status, 'success')
+  t.false(outcome.verified)
+  t.like(outcome.checklist.items[0], { status: 'judgment', check: { kind: 'judgment' } })
+})
+
+test('a text_visible item guessing the wrong wording, disputed after a refused DONE: success, not verified, the item disputed with its reason', async (t) => {
+  const page = await open(t, 'wiki-delete.html')
+  const checklist = [item('The page is deleted', { kind: 'activated', control: 'Delete page' }), item('The wiki says the page does not exist', { kind: 'text_visible', text: 'does not exist yet' })]
+  const steps: ScriptStep[] = [
+    { operation: 'CLICK', target: 'Delete page' },
+    { operation: 'DONE' },
+    { operation: 'DONE', dispute: { item: 'The wiki says the page does not exist', reason: 'other_wording' } },
+  ]
+  const scripted = scriptedModel(steps)
+  const outcome = await agent(page).goal('Delete the page "Old notes".', { decisions: scripted.model, text: textModel('x'), checklist, approve: () => true })
+  t.is(outcome.error, undefined)
+  t.is(outcome.status, 'success')
+  t.false(outcome.verified)
+  t.deepEqual(statuses(outcome), ['The page is deleted: done', 'The wiki says the page does not exist: judgment (disputed)'])
+  t.regex(outcome.checklist.items[1]!.evidence!, /^Disputed by the decision model: the page says it in other words/)
+  t.regex(outcome.checklist.note!, /disputed "The wiki says the page does not exist"/)
+  t.deepEqual(outcome.trace.at(-1)!.disputed, { item: 'The wiki says the page does not exist', reason: 'other_wording' })
+  t.deepEqual(scripted.seen[2]!.questions.dispute, ['none', 'c2:other_wording', 'c2:no_such_control', 'c2:not_needed'])
 })

@@ -9,7 +9,7 @@ import { createLedger } from '../src/base/ledger.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import { decideStep } from '../src/decision/decide-step.ts'
 import { sumTolerance } from '../src/decision/check-answers.ts'
-import type { RecentAction } from '../src/decision/decision.ts'
+import type { ChecklistLine, RecentAction } from '../src/decision/decision.ts'
 import { decisionModel, distribution } from './helpers/decision-models.ts'
 import { promptOf, textResult, tokenUsage } from './helpers/language-models.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
@@ -74,7 +74,7 @@ function decider(reply: Partial<Experimental_DecisionModelV4Result>) {
   return decisionModel({ answers: {}, warnings: [], usage: { inputTokens: 50, outputTokens: 5 }, ...reply })
 }
 
-function step(settings: Partial<Settings>, extra: { exclude?: ReadonlySet<string>; recent?: RecentAction[]; observation?: Observation } = {}) {
+function step(settings: Partial<Settings>, extra: { exclude?: ReadonlySet<string>; recent?: RecentAction[]; observation?: Observation; checklist?: ChecklistLine[] } = {}) {
   const ledger = createLedger()
   return {
     ledger,
@@ -86,6 +86,7 @@ function step(settings: Partial<Settings>, extra: { exclude?: ReadonlySet<string
         settings: mergeSettings(settings),
         ledger,
         exclude: extra.exclude,
+        checklist: extra.checklist,
       }),
   }
 }
@@ -411,10 +412,56 @@ test('invalid answers keep their usage in the ledger', async (t) => {
 
 // ---------------------------------------------------------------- decisions: false
 
-function textDecider(reply: string) {
+function textDecider(reply: string, checklist?: ChecklistLine[]) {
   const model = new MockLanguageModelV4({ doGenerate: textResult(reply, { usage: tokenUsage(300, 20) }) })
-  return { model, ...step({ decisions: false, text: model }) }
+  return { model, ...step({ decisions: false, text: model }, { checklist }) }
 }
+
+// ---------------------------------------------------------------- the checklist questions
+
+const LINES: ChecklistLine[] = [
+  { id: 'c2', item: 'Results for shoes are sorted by price', status: 'open', next: true },
+  { id: 'c1', item: 'The search box holds shoes', status: 'done' },
+  { id: 'c3', item: 'Open the cheapest result', status: 'judgment' },
+  { id: 'c4', item: 'The page says sorted', status: 'judgment', disputed: true },
+]
+const DISPUTES = ['none', 'c2:other_wording', 'c2:no_such_control', 'c2:not_needed']
+
+test('a request asks which judgment item the action serves and whether an open item is wrong, none first; only with such items', (t) => {
+  const { questions, state } = buildDecisionRequest({ goal: 'g', observation: observation(), recent: [], checklist: LINES })
+  t.deepEqual(Object.keys(questions).slice(-3), ['risk', 'serves', 'dispute'])
+  t.deepEqual((questions.serves as { criteria: object }).criteria, { none: null, c3: 'Open the cheapest result' }, 'a disputed judgment is not served')
+  t.deepEqual(Object.keys((questions.dispute as { criteria: object }).criteria), DISPUTES)
+  t.regex((questions.serves as { instructions: string }).instructions, /checked only when the input lands and the page changes/)
+  t.regex((questions.dispute as { instructions: string }).instructions, /other_wording: the page says it in other words/)
+  t.deepEqual((state.checklist as { id: string }[]).map((line) => line.id), ['c2', 'c1', 'c3', 'c4'])
+  const done = buildDecisionRequest({ goal: 'g', observation: observation(), recent: [], checklist: [{ id: 'c1', item: 'x', status: 'done' }] })
+  t.false('serves' in done.questions || 'dispute' in done.questions)
+})
+
+test('the decision model\'s serves and dispute answers are read; none says nothing, and serves counts only for an action on an element', async (t) => {
+  const extra = (operation: string, serves: string, dispute: string) =>
+    answers({ operation: choice(OFFERED, operation), serves: choice(['none', 'c3'], serves), dispute: choice(DISPUTES, dispute) })
+  const run = async (reply: Record<string, Experimental_DecisionModelV4Answer>) => step({ decisions: decider({ answers: reply }).model }, { checklist: LINES }).run()
+  t.like(await run(extra('CLICK', 'c3', 'none')), { operation: 'CLICK', target: 'e3', serves: 'c3', dispute: undefined })
+  t.like(await run(extra('DONE', 'c3', 'c2:other_wording')), { operation: 'DONE', serves: undefined, dispute: { item: 'c2', reason: 'other_wording' } })
+  const quiet = await run(extra('CLICK', 'none', 'none'))
+  t.false('serves' in quiet || 'dispute' in quiet)
+  await t.throwsAsync(run(extra('CLICK', 'c9', 'none')), { message: /c9/ })
+})
+
+test('decisions: false reads serves and dispute, null as none, and refuses an answer that was not an option', async (t) => {
+  t.like(await textDecider('{"operation":"CLICK","target":"e1","risky":false,"serves":"c3","dispute":null}', LINES).run(), { operation: 'CLICK', serves: 'c3', dispute: undefined })
+  t.like(await textDecider('{"operation":"DONE","dispute":"c2:not_needed"}', LINES).run(), { operation: 'DONE', dispute: { item: 'c2', reason: 'not_needed' } })
+  const error = await t.throwsAsync(textDecider('{"operation":"DONE","dispute":"c2"}', LINES).run())
+  t.regex(error!.message, /answered "c2" to dispute, which is not one of its options \(none, c2:other_wording/)
+})
+
+test("decisions: 'local' says nothing about the checklist", async (t) => {
+  const decision = await step({ decisions: 'local' }, { checklist: LINES }).run()
+  t.is(decision.serves, undefined)
+  t.is(decision.dispute, undefined)
+})
 
 test('decisions: false asks the text model the same state and questions', async (t) => {
   const { model, run, ledger } = textDecider('{"operation":"TYPE_TEXT","target":"e2","risky":false}')

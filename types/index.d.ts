@@ -266,9 +266,14 @@ export type ChecklistStatus = 'done' | 'open' | 'judgment'
  * - `unprompted`: the page came to show it with no input of the run before it (a confirmation on a
  *   timer, a box the page ticked, a URL it pushed while the agent waited);
  * - `unmatched`: no observation offered the control it names;
- * - `gone`: the page took its control away after the run's last input, and the run ended on it.
+ * - `gone`: the page took its control away after the run's last input, and the run ended on it;
+ * - `disputed`: the decision model said the item is wrong for the page (`evidence` gives its reason);
+ *   it holds no DONE back, and the run is not verified.
  */
-export type ChecklistUnproven = 'met_at_start' | 'unprompted' | 'unmatched' | 'gone'
+export type ChecklistUnproven = 'met_at_start' | 'unprompted' | 'unmatched' | 'gone' | 'disputed'
+
+/** Why the decision model disputed a checklist item: one of a fixed list, never the model's own words. */
+export type ChecklistDispute = 'other_wording' | 'no_such_control' | 'not_needed'
 
 export interface ChecklistItemResult extends ChecklistItem {
   status: ChecklistStatus
@@ -355,6 +360,13 @@ export interface TraceEntry {
   match?: 'exact' | 'scored'
   /** For a DONE that did not end the run: the checklist items still open then, which the model was told. */
   openItems?: string[]
+  /**
+   * The `judgment` checklist item (its description) the model said this action carries out. It becomes
+   * an `activated` item on the action's target only when the input landed and the page changed.
+   */
+  serves?: string
+  /** A checklist item the model disputed with this decision, and why. */
+  disputed?: { item: string; reason: ChecklistDispute }
 }
 
 export interface Cost {

@@ -1,7 +1,8 @@
-import type { ChecklistCheck, ChecklistItem, ChecklistItemResult, ChecklistStatus, ChecklistUnproven, TraceEntry } from '../../types/index.d.ts'
+import type { ChecklistCheck, ChecklistDispute, ChecklistItem, ChecklistItemResult, ChecklistStatus, ChecklistUnproven, TraceEntry } from '../../types/index.d.ts'
 import { fold } from '../base/fold.ts'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { DISPUTE_REASONS } from '../decision/checklist-questions.ts'
 import { operationsWhere } from '../operations.ts'
 import { PageChanges } from './caused-change.ts'
 import { checkedControls, controlOf, named, offers, quote, selectedControls, type StateControls } from './item-controls.ts'
@@ -38,7 +39,12 @@ import { landed, RunEvidence } from './run-evidence.ts'
 // - End-state items (`text_visible`, `url_matches`) are judged on the newest observation only: the
 //   viewport's visible text, the URL without its query and fragment unless the item names them.
 //   Leaving the page opens them again.
-// - `judgment` items are never checked: status `judgment`, never done, never open.
+// - `judgment` items are never checked: status `judgment`, never done, never open; until the decision
+//   model says an action serves one (`serve`): when that input lands and causes a change, as an
+//   `activated` item needs, the item becomes `activated` on the action's target, done. Saying so alone
+//   does nothing.
+// - An item the decision model disputes (`dispute`) holds DONE back no more, and is `disputed` unless
+//   the page proves it done after all: a dispute never makes an item done.
 // - An item naming a control no observation ever offered is `unmatched` (a judgment). An open item whose
 //   control the page took away after an input of the run is `gone` once the run ends on it (`concede`):
 //   it can no longer come true, and is never done.
@@ -83,6 +89,10 @@ interface Standing {
   landedAt?: TraceEntry
   /** Reported as a judgment for good: the run ended on it gone. */
   settled?: { unproven: 'gone'; evidence: string }
+  /** For a judgment item: the latest action the model said serves it. */
+  serving?: TraceEntry
+  /** The decision model's dispute, as evidence says it. */
+  disputed?: string
 }
 
 export class ChecklistTracker {
@@ -100,7 +110,8 @@ export class ChecklistTracker {
 
   /** `resolve` fills the secrets' placeholders, to compare values a field holds with those an item names. */
   constructor(items: ChecklistItem[], resolve: ResolveSecrets = (text) => text) {
-    this.#items = items
+    // A served judgment item is replaced by the `activated` item it became: the caller's list stays as passed.
+    this.#items = [...items]
     this.#resolve = resolve
     this.#judged = items.map((item) => (item.check.kind === 'judgment' ? { status: 'judgment' } : { status: 'open' }))
     this.#standing = items.map((item) => ({ matched: !NAMES_CONTROL.has(item.check.kind), seenAt: 0 }))
@@ -148,6 +159,7 @@ export class ChecklistTracker {
       const result: ChecklistItemResult = { description: item.description, check: item.check, status: unproven ? 'judgment' : (status as ChecklistStatus) }
       const shown =
         standing.settled?.evidence ??
+        (unproven === 'disputed' ? standing.disputed : undefined) ??
         (unproven === 'unmatched' ? clip(`No observation offered a control named ${quote(controlOf(item.check))}`, EVIDENCE_LIMIT) : evidence)
       if (shown !== undefined) result.evidence = shown
       if (unproven) result.unproven = unproven
@@ -160,14 +172,33 @@ export class ChecklistTracker {
     if (standing.settled) return standing.settled.unproven
     const { status } = this.#judged[index]!
     if (status === 'met_at_start' || status === 'unprompted') return status
+    if (status === 'open' && standing.disputed) return 'disputed'
     if (status === 'open' && !standing.matched) return 'unmatched'
     return undefined
   }
 
-  /** Whether the item is open on the page: checkable, its control seen, not done, and no input landed on it. */
+  /** Whether the item is open on the page: checkable, its control seen, not done, not disputed, and no input landed on it. */
   #blocks(index: number): boolean {
     const standing = this.#standing[index]!
-    return this.#judged[index]!.status === 'open' && standing.matched && !standing.settled && standing.landedAt === undefined
+    return this.#judged[index]!.status === 'open' && standing.matched && !standing.settled && !standing.disputed && standing.landedAt === undefined
+  }
+
+  /**
+   * The model said the action of `entry` carries out judgment item `index`. True when the item can be
+   * served: a judgment item, not yet bound to a control.
+   */
+  serve(index: number, entry: TraceEntry): boolean {
+    if (this.#items[index]?.check.kind !== 'judgment') return false
+    this.#standing[index]!.serving = entry
+    return true
+  }
+
+  /** The model disputed item `index` at `step`. True when the item could be disputed: checkable, and open. */
+  dispute(index: number, reason: ChecklistDispute, step: number): boolean {
+    const item = this.#items[index]
+    if (!item || item.check.kind === 'judgment' || this.#judged[index]!.status !== 'open') return false
+    this.#standing[index]!.disputed = evidence(`Disputed by the decision model: ${DISPUTE_REASONS[reason]}`, step)
+    return true
   }
 
   /** Checkable items not done, in order. */
@@ -238,8 +269,19 @@ export class ChecklistTracker {
         return this.#endState(index, urlShows(observation.url, check.contains), url, step, (start) => start.url === observation.url, evidence(url, step))
       }
       case 'judgment':
-        return undefined
+        return this.#judgeServed(index, fresh, ready, caused)
     }
+  }
+
+  /** A judgment item whose serving action landed and caused a change becomes `activated` on its target, done. */
+  #judgeServed(index: number, fresh: TraceEntry[], ready: boolean, caused: boolean): Judged | undefined {
+    const entry = this.#standing[index]!.serving
+    if (!entry || !fresh.includes(entry) || !ready) return undefined
+    if (!landed(entry) || !ACTIVATING.has(entry.operation) || entry.targetName === undefined) return undefined
+    if (!entry.pageChanged || !caused || entry !== fresh.findLast(landed)) return undefined
+    this.#items[index] = { description: this.#items[index]!.description, check: { kind: 'activated', control: entry.targetName } }
+    this.#sealAbove(index)
+    return { status: 'done', evidence: evidence(`${entry.operation} ${quote(entry.targetName)}, which the model said serves this, changed the page`, entry.step) }
   }
 
   /** An end state: done when it shows and followed an input of the run; else what the page showed by itself. */

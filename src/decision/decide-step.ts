@@ -2,6 +2,7 @@ import type { Observation } from '../collector/observation.ts'
 import { callDecisionModel, type DecisionReply } from '../models/call-decision-model.ts'
 import type { Ledger } from '../base/ledger.ts'
 import { answersOf, checkBoolean, checkChoice } from './check-answers.ts'
+import { checklistAnswers, DISPUTE_QUESTION, SERVES_QUESTION } from './checklist-questions.ts'
 import type { ChecklistLine, Decision, RecentAction } from './decision.ts'
 import {
   buildDecisionRequest,
@@ -63,7 +64,7 @@ export async function decideStep(input: DecideStepInput): Promise<Decision> {
   return decision
 }
 
-/** The run's reading of a decision model's reply: the operation head, the head it selects, and the risk. */
+/** The run's reading of a decision model's reply: the operation head, the head it selects, the risk, and the checklist answers. */
 export function readDecision(request: DecisionRequest, reply: DecisionReply): Omit<Decision, 'decisionMs'> {
   const { rounding, model } = reply
   const answers = answersOf(reply, request.questions)
@@ -74,6 +75,11 @@ export function readDecision(request: DecisionRequest, reply: DecisionReply): Om
     probabilities: operation.probabilities,
   }
   const head = request.heads[decision.operation]
+  const chosen = (question: string) => {
+    const asked = request.questions[question]
+    return asked?.type === 'choice' ? checkChoice(answers, question, Object.keys(asked.criteria), rounding, model).choice : undefined
+  }
+  Object.assign(decision, checklistAnswers(chosen(SERVES_QUESTION), chosen(DISPUTE_QUESTION), head !== undefined && specOf(decision.operation).input))
   if (!head) return decision
   const target = checkChoice(answers, head.question, [...head.options.keys()], rounding, model)
   const picked = head.options.get(target.choice)!

@@ -5,6 +5,7 @@ import { describeElement } from '../collector/describe-element.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { clip, windowOf } from '../clip.ts'
 import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
+import { checklistQuestions } from './checklist-questions.ts'
 import type { ChecklistLine, RecentAction } from './decision.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
@@ -123,6 +124,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
       // caller's approval without telling (a helper playing the model asked which reading was meant).
       'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone? Answer for the action itself, whether or not the goal asks for it: the caller approves such actions.',
   }
+  Object.assign(questions, checklistQuestions(context.checklist ?? []))
 
   return { state: buildState(context, observation, described), elements, questions, operations, heads, details }
 }

@@ -1,4 +1,4 @@
-import type { Operation } from '../../types/index.d.ts'
+import type { ChecklistDispute, Operation } from '../../types/index.d.ts'
 import type { PressKey } from '../operations.ts'
 import type { RequestImage } from '../vision/request-image.ts'
 
@@ -23,10 +23,14 @@ export interface RecentAction {
 
 /** One checklist item as the decision request shows it. */
 export interface ChecklistLine {
+  /** Stable through the run (`c1` is the first item written), for the serves and dispute answers. */
+  id: string
   item: string
   status: 'open' | 'done' | 'judgment'
   /** The first open item: what to do next. */
   next?: true
+  /** A judgment the model disputed: it cannot be served. */
+  disputed?: true
 }
 
 export interface Decision {
@@ -50,6 +54,10 @@ export interface Decision {
    * element. From the text model 1 or 0, and 1 when its reply did not rate the action.
    */
   risk?: number
+  /** The ID of the judgment checklist item the model said this action carries out (a ChecklistLine's `id`). */
+  serves?: string
+  /** An open checklist item the model said is wrong for the page, and why. */
+  dispute?: { item: string; reason: ChecklistDispute }
   /** The model request plus building and checking it (the image included). */
   decisionMs: number
   /** With `vision`: the badged screenshot the request carried. */

@@ -7,6 +7,7 @@ import type { Ledger } from '../base/ledger.ts'
 import type { Decision } from './decision.ts'
 import { specOf } from '../operations.ts'
 import type { DecisionRequest } from './decision-request.ts'
+import { checklistAnswers, DISPUTE_QUESTION, SERVES_QUESTION } from './checklist-questions.ts'
 import { detailOf } from './detail.ts'
 import type { RequestImage } from '../vision/request-image.ts'
 
@@ -21,20 +22,40 @@ const replySchema = z.strictObject({
   key: z.string().nullish(),
   to: z.string().nullish(),
   risky: z.boolean().nullish(),
+  serves: z.string().nullish(),
+  dispute: z.string().nullish(),
 })
 
 const INSTRUCTIONS = [
   'You operate a web page to reach the goal in state.goal. The prompt is JSON with the page state and the questions of this step.',
-  'Reply with one JSON object {"operation", "target", "key", "to", "risky"}:',
+  'Reply with one JSON object {"operation", "target", "key", "to", "risky", "serves", "dispute"}:',
   '- operation: one of the options of questions.operation.criteria.',
   '- target: for an operation that has a question "<operation>_target" (e.g. click_target), one of that question\'s options; otherwise null.',
   '- key: for PRESS, one of the options of questions.press_key; otherwise null.',
   '- to: for DRAG, one of the options of questions.drag_to; otherwise null.',
   '- risky: the answer to questions.risk for the action you chose (true or false). Without it, the action counts as risky.',
+  '- serves, dispute: when questions.serves or questions.dispute is asked, one of its options ("none" says nothing); otherwise null.',
 ].join('\n')
 
 function detailAnswer(reply: z.infer<typeof replySchema>, operation: Operation): string | null | undefined {
   return specOf(operation).detail?.kind === 'key' ? reply.key : reply.to
+}
+
+/**
+ * The reply's answer to a checklist question: one of its options, or undefined when it was not asked
+ * or left unanswered (read as none). An answer that is not an option is refused.
+ */
+function optionOf(request: DecisionRequest, reply: z.infer<typeof replySchema>, question: typeof SERVES_QUESTION | typeof DISPUTE_QUESTION): string | undefined {
+  const asked = request.questions[question]
+  const answer = reply[question]
+  if (asked?.type !== 'choice' || answer === null || answer === undefined) return undefined
+  if (!Object.hasOwn(asked.criteria, answer)) {
+    throw new InvalidResponseDataError({
+      data: reply,
+      message: `The text model answered ${JSON.stringify(answer)} to ${question}, which is not one of its options (${Object.keys(asked.criteria).join(', ')}).`,
+    })
+  }
+  return answer
 }
 
 export async function decideWithText(
@@ -61,8 +82,9 @@ export async function decideWithText(
     })
   }
   const head = request.heads[operation]
+  const answered = checklistAnswers(optionOf(request, reply, SERVES_QUESTION), optionOf(request, reply, DISPUTE_QUESTION), head !== undefined && specOf(operation).input)
   // WAIT, DONE and BLOCKED have no target: one sent with them is ignored.
-  if (!head) return { operation }
+  if (!head) return { operation, ...answered }
   const picked = typeof reply.target === 'string' ? head.options.get(reply.target) : undefined
   if (!picked) {
     throw new InvalidResponseDataError({
@@ -70,7 +92,7 @@ export async function decideWithText(
       message: `The text model chose target ${JSON.stringify(reply.target ?? null)} for ${operation}, which was not offered for it (offered: ${[...head.options.keys()].join(', ')}).`,
     })
   }
-  const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target }
+  const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target, ...answered }
   if (picked.option !== undefined) decision.option = picked.option
   const detail = request.details[operation]
   if (detail) {

@@ -1,4 +1,5 @@
 import type { ChecklistItem, ChecklistItemResult, ChecklistReport, TraceEntry } from '../../types/index.d.ts'
+import type { Decision } from '../decision/decision.ts'
 import { ChecklistTracker, type ResolveSecrets } from '../checklist/track-checklist.ts'
 import { writeChecklist, type WrittenChecklist } from '../checklist/write-checklist.ts'
 import type { Observation } from '../collector/observation.ts'
@@ -26,11 +27,20 @@ function requestStatus(item: ChecklistItemResult): ChecklistLine['status'] {
   return item.status
 }
 
+/** An item's ID in the requests: its place in the checklist as written, from 1. */
+const idOf = (index: number) => `c${index + 1}`
+const indexOf = (id: string) => Number(id.slice(1)) - 1
+
 export interface GoalChecklist {
   /** Re-checks every item against the newest observation and the trace. */
   update(observation: Observation, trace: TraceEntry[]): void
   /** The items for the decision request: open first, in order, the next one marked; empty without a checklist. */
   lines(): ChecklistLine[]
+  /**
+   * What the decision said about the checklist, noted on its trace entry: the judgment item its action
+   * serves (bound to the action's target once the input lands and changes the page), an item disputed.
+   */
+  answer(decision: Pick<Decision, 'serves' | 'dispute'>, entry: TraceEntry): void
   /** Descriptions of the checkable items still open: a DONE now is not verified. */
   open(): string[]
   /** Every item checkable and verified: a judgment item is something the page cannot prove. */
@@ -85,14 +95,26 @@ function tracked(items: ChecklistItem[] | null, source: ChecklistReport['source'
     },
     lines() {
       if (!tracker) return []
-      const results = tracker.results().map((item) => ({ description: item.description, status: requestStatus(item) }))
+      const results = tracker.results().map((item, index) => ({ id: idOf(index), description: item.description, status: requestStatus(item), disputed: item.unproven === 'disputed' }))
       const open = results.filter((item) => item.status === 'open')
       const rest = results.filter((item) => item.status !== 'open')
       return [...open, ...rest].map((item, index) => {
-        const line: ChecklistLine = { item: clip(item.description, LINE_LIMIT), status: item.status }
+        const line: ChecklistLine = { id: item.id, item: clip(item.description, LINE_LIMIT), status: item.status }
         if (index === 0 && item.status === 'open') line.next = true
+        if (item.disputed) line.disputed = true
         return line
       })
+    },
+    answer(decision, entry) {
+      if (!tracker) return
+      const items = tracker.results()
+      const served = decision.serves === undefined ? undefined : indexOf(decision.serves)
+      if (served !== undefined && items[served] && tracker.serve(served, entry)) entry.serves = items[served].description
+      const disputed = decision.dispute
+      const index = disputed === undefined ? undefined : indexOf(disputed.item)
+      if (disputed && index !== undefined && items[index] && tracker.dispute(index, disputed.reason, entry.step)) {
+        entry.disputed = { item: items[index].description, reason: disputed.reason }
+      }
     },
     open() {
       return tracker ? tracker.open().map((item) => item.description) : []
@@ -135,5 +157,7 @@ function unverifiedNote(items: ChecklistItemResult[]): string | undefined {
   if (unmatched) parts.push(`No observation offered the control of ${unmatched}, so nothing on the page could check it: not verified.`)
   const gone = listed('gone')
   if (gone) parts.push(`The page took away the control of ${gone} after the run's last input, so it could not be checked: not verified.`)
+  const disputed = listed('disputed')
+  if (disputed) parts.push(`The decision model disputed ${disputed} as wrong for the page: not verified.`)
   return parts.length > 0 ? clip(parts.join(' '), NOTE_LIMIT) : undefined
 }

@@ -203,6 +203,7 @@ class GoalRun {
     const step = beginStep(sourced, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#view.observeMs })
     this.#trace.push(step.entry)
     this.#open = step
+    checklist?.answer(step.decision, step.entry)
     const shortfall = confidenceShortfall(step.decision, settings.minConfidence, step.named)
     if (shortfall) this.#stop('low_confidence', shortfall)
     return step

@@ -1,6 +1,6 @@
 import type { Experimental_DecisionModelV4Answer, Experimental_DecisionModelV4CallOptions, Experimental_DecisionModelV4Result, Experimental_DecisionModelV4 } from '@ai-sdk/provider'
 import { booleanAnswer, choiceAnswer, scoreAnswer } from './distribution.ts'
-import { classify, type Classified } from './questions.ts'
+import { ABSTAIN, classify, type Classified } from './questions.ts'
 import { readState, type LocalState } from './read-state.ts'
 import { goalMet, riskOf, scoreOperations, scoreTargets, type BestTarget } from './policy.ts'
 import { goalWords, type GoalWords } from './words.ts'
@@ -88,6 +88,8 @@ function answerOther(question: Classified, state: LocalState, goal: GoalWords, r
     }
     case 'score':
       return scoreAnswer(question.levels, question.aboutGoal ? goalMet(state, goal, false) : 0.5)
+    case 'abstain':
+      return choiceAnswer(new Map(question.options.map((option) => [option, option === ABSTAIN ? 0 : -5] as const)))
     default:
       // classify() only returns unsupported types the model never declared; the AI SDK rejects them before asking.
       return { type: 'refusal' }

@@ -9,10 +9,13 @@ export type Classified =
   | { kind: 'operation'; id: string; options: string[] }
   | { kind: 'target'; id: string; operation: string | undefined; options: string[]; descriptions: Map<string, string> }
   | { kind: 'verdict'; id: string; options: string[]; yes: Set<string> }
+  | { kind: 'abstain'; id: string; options: string[] }
   | { kind: 'risk' | 'goal_met' | 'boolean'; id: string }
   | { kind: 'score'; id: string; levels: number; aboutGoal: boolean }
   | { kind: 'unsupported'; id: string; type: string }
 
+/** The option of a question that lets a model say nothing. */
+export const ABSTAIN = 'none'
 const YES = new Set(['yes', 'true', 'met', 'done', 'success', 'passed', 'pass', 'achieved', 'complete', 'completed'])
 const NO = new Set(['no', 'false', 'not_met', 'notmet', 'unmet', 'failed', 'fail', 'not_achieved', 'incomplete'])
 const RISK_WORDS = /risk|irreversible|payment|purchase|delet|sends?\b|sending|approv/i
@@ -32,6 +35,9 @@ export function classify(id: string, question: Experimental_DecisionModelV4Quest
       if (options.length === 2 && lower.some((option) => YES.has(option)) && lower.some((option) => NO.has(option))) {
         return { kind: 'verdict', id, options, yes: new Set(options.filter((option) => YES.has(option.toLowerCase()))) }
       }
+      // A question that offers to say nothing (which checklist item an action serves, or is wrong): word
+      // overlap cannot tell, so it says nothing.
+      if (options.includes(ABSTAIN)) return { kind: 'abstain', id, options }
       // Element IDs, element+option pairs, or options of an unknown question: all ranked by word overlap.
       return { kind: 'target', id, operation: operationIn(id) ?? operationIn(wording), options, descriptions }
     }

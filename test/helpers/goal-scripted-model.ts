@@ -26,6 +26,10 @@ export interface ScriptStep {
   confidence?: number
   /** P(risky) answered to the risk question. Default 0.02. */
   risk?: number
+  /** The description of the judgment checklist item this action serves (the serves question). */
+  serves?: string
+  /** A checklist item (its description) this decision disputes, and why (the dispute question). */
+  dispute?: { item: string; reason: string }
   /** Runs before the model answers, e.g. to change the page under a decision. */
   before?: () => unknown | Promise<unknown>
 }
@@ -51,7 +55,7 @@ export interface SeenRequest {
   questions: Record<string, string[]>
   page: { url: string; title: string; text: string }
   /** The goal's checklist as the request showed it, when it had one. */
-  checklist?: { item: string; status: string; next?: true }[]
+  checklist?: { id: string; item: string; status: string; next?: true }[]
   /** The file parts of the state (vision's screenshot), in order. */
   files: { mediaType: string; data: Uint8Array }[]
 }
@@ -100,6 +104,8 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
           else if (id === head) choice = pickTarget(step, keys, state.elements)
           else if (id === 'press_key' && step.operation === 'PRESS') choice = pickDetail(step.key, keys, state.elements)
           else if (id === 'drag_to' && step.operation === 'DRAG') choice = pickDetail(step.to, keys, state.elements)
+          else if (id === 'serves' && step.serves) choice = lineId(state.checklist, step.serves)
+          else if (id === 'dispute' && step.dispute) choice = `${lineId(state.checklist, step.dispute.item)}:${step.dispute.reason}`
           answers[id] = { type: 'choice', choice, probabilities: distribution(keys, choice, id === 'operation' || id === head ? p : 0.9) }
         } else {
           throw new Error(`scripted model: unexpected question type ${question.type}`)
@@ -110,6 +116,13 @@ export function scriptedModel(steps: ScriptStep[] | ((request: SeenRequest, inde
     { provider: 'scripted', modelId: 'script-1' },
   )
   return { model, seen }
+}
+
+/** The ID the request gives the checklist item described so. */
+function lineId(checklist: SeenRequest['checklist'], description: string): string {
+  const line = checklist?.find((candidate) => candidate.item === description)
+  if (!line) throw new Error(`scripted model: no checklist item "${description}" in the request`)
+  return line.id
 }
 
 function filesOf(options: Experimental_DecisionModelV4CallOptions): SeenRequest['files'] {
