@@ -432,7 +432,7 @@ test('a request asks which judgment item the action serves and whether an open i
   t.deepEqual(Object.keys(questions).slice(-3), ['risk', 'serves', 'dispute'])
   t.deepEqual((questions.serves as { criteria: object }).criteria, { none: null, c3: 'Open the cheapest result' }, 'a disputed judgment is not served')
   t.deepEqual(Object.keys((questions.dispute as { criteria: object }).criteria), DISPUTES)
-  t.regex((questions.serves as { instructions: string }).instructions, /checked only when the input lands and the page changes/)
+  t.regex((questions.serves as { instructions: string }).instructions, /checked only when the input lands and the page changes; typing checks none/)
   t.regex((questions.dispute as { instructions: string }).instructions, /other_wording: the page says it in other words/)
   t.deepEqual((state.checklist as { id: string }[]).map((line) => line.id), ['c2', 'c1', 'c3', 'c4'])
   const done = buildDecisionRequest({ goal: 'g', observation: observation(), recent: [], checklist: [{ id: 'c1', item: 'x', status: 'done' }] })

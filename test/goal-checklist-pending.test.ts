@@ -109,7 +109,7 @@ test('the first decision request goes out before a slow checklist answers, which
   t.deepEqual(events.slice(0, 3), ['observed 1', 'checklist sent', 'decision 1 (checklist answered: false)'])
   t.is(scripted.seen[0]!.checklist, undefined, 'the first request goes without checklist lines')
   // Back before the second request: it carries the checklist, caught up with the step before it.
-  t.deepEqual(scripted.seen[1]!.checklist, [{ item: 'Email holds ada@example.com', status: 'done' }])
+  t.deepEqual(scripted.seen[1]!.checklist, [{ id: 'c1', item: 'Email holds ada@example.com', status: 'done' }])
   // The tracker saw the first observation first: the run typed the email, so it is done, not met at the start.
   t.is(outcome.status, 'success')
   t.true(outcome.verified)

@@ -18,7 +18,8 @@ const WORKER_FLAGS = ['--concurrency=2', '--lock-duration=2000', '--stalled-inte
 const ITEMS = 199
 
 test('200 jobs on three workers, one killed mid-goal and started again: each job ends once, and the retry is on record', async (t) => {
-  t.timeout(110_000)
+  // Three workers with a Chrome each and 200 jobs: about a minute alone, far more beside other test files.
+  t.timeout(300_000)
   const redis = await startRedis()
   const site = await startQueueSite()
   const dir = await mkdtemp(join(tmpdir(), 'queue-workers-'))

@@ -29,7 +29,7 @@ export function checklistQuestions(lines: readonly ChecklistLine[]): Record<stri
     questions[SERVES_QUESTION] = {
       type: 'choice',
       instructions:
-        'If the operation acts on an element: does that action carry out one of the judgment items of state.checklist (by its id)? Answer none when it does not. The item is checked only when the input lands and the page changes.',
+        'If the operation is a CLICK, SUBMIT, SELECT or PRESS Enter on an element: does that action carry out one of the judgment items of state.checklist (by its id)? Answer none when it does not, and for any other operation. The item is checked only when the input lands and the page changes; typing checks none.',
       criteria: Object.fromEntries([[NO_ITEM, null], ...judgments.map((line) => [line.id, line.item] as const)]),
     }
   }

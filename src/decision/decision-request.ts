@@ -2,6 +2,7 @@ import type { Experimental_DecisionModelV4Question, JSONObject, JSONValue } from
 import type { Operation } from '../../types/index.d.ts'
 import { compact } from '../base/compact.ts'
 import { describeElement } from '../collector/describe-element.ts'
+import { LIMITS } from '../collector/limits.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { clip, windowOf } from '../clip.ts'
 import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
@@ -22,7 +23,7 @@ const OPERATION_INSTRUCTIONS =
  * are the field's, and what was left out is counted beside it, never marked inside it.
  */
 const PART_SHOWN =
-  "An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it."
+  `An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it. The text TYPE_TEXT types is written by a later request that is shown the whole value (up to ${LIMITS.keptValueLimit.toLocaleString('en')} characters): there is no need to scroll a field to read it first.`
 
 /** What a target option of a head stands for. */
 export interface TargetChoice {
