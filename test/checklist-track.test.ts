@@ -458,3 +458,30 @@ test('a disputed item holds DONE back no more and leaves the run unverified; a d
   t.like(tracker.results()[1], { status: 'done' })
   t.true(tracker.verified())
 })
+
+test('a change in the region of the control clicked is its doing, digits included: a quantity stepper, not a clock on another line', (t) => {
+  const plus = observedElement('e1', { name: '+' })
+  const cart = (quantity: number, time: string) =>
+    pageObservation({ url: 'https://shop.test/cart', text: `Linen shirt\n− ${quantity} +\nSubtotal: $${quantity * 39}.00\nIt is ${time} now`, elements: [plus] })
+  const stepped = new ChecklistTracker([item({ kind: 'activated', control: '+' })])
+  stepped.update(cart(1, '12:00:01'), [])
+  stepped.update(cart(2, '12:00:03'), [entry(1, 'CLICK', '+', { target: 'e1' })])
+  t.like(stepped.results()[0], { status: 'done' })
+  const dead = new ChecklistTracker([item({ kind: 'activated', control: '+' })])
+  dead.update(cart(1, '12:00:01'), [])
+  dead.update(cart(1, '12:00:03'), [entry(1, 'CLICK', '+', { target: 'e1' })])
+  t.like(dead.results()[0], { status: 'open' })
+})
+
+test('a field done when a suggestion was picked stays done though the pick filled it with more than was typed', (t) => {
+  const city = (value: string) => observedElement('e1', { role: 'combobox', name: 'City', tag: 'input', value, operations: ['type'] })
+  const suggestion = observedElement('e2', { role: 'option', name: 'Porto, Portugal' })
+  const tracker = new ChecklistTracker([item({ kind: 'field_value', field: 'City', value: 'Porto' }), item({ kind: 'activated', control: 'Porto, Portugal' })])
+  tracker.update(form(city('')), [])
+  const trace = [entry(1, 'TYPE_TEXT', 'City', { target: 'e1' })]
+  tracker.update(form(city('Porto'), suggestion), trace)
+  trace.push(entry(2, 'CLICK', 'Porto, Portugal', { target: 'e2' }))
+  tracker.update(pageObservation({ url: 'https://club.test/join', text: 'Weather in Porto, Portugal', elements: [city('Porto, Portugal')] }), trace)
+  t.deepEqual(tracker.results().map((result) => result.status), ['done', 'done'])
+  t.true(tracker.verified())
+})

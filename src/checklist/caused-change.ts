@@ -2,9 +2,12 @@ import { fold } from '../base/fold.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 
 // Whether what changed after an input is the input's doing. A page changes by itself too: a clock
-// ticks, a carousel turns, a counter counts. Digits stand for any digits (a clock showing another
-// time is the same clock), and what the page was seen to change between two observations with no
-// input of the run between them (a WAIT, a stale decision observed again) is its own doing from then on.
+// ticks, a carousel turns, a counter counts. Across the page digits stand for any digits (a clock
+// showing another time is the same clock), and what the page was seen to change between two
+// observations with no input of the run between them (a WAIT, a stale decision observed again) is its
+// own doing from then on. In the region of the control the input went to (the control itself, the row
+// or card its nearby text comes from, the lines of the page's text that show its name) every character
+// counts: a quantity stepper's "− 2 +" is the click's doing, a clock on another line is not.
 
 /** A text as compared: digits stand for any digits. */
 function shape(text: string): string {
@@ -18,6 +21,20 @@ function wordsOf(text: string): Set<string> {
 /** What a person reads of a control, as compared. */
 function reading(element: ObservedElement): string {
   return shape(`${element.role}\n${element.name}\n${element.value ?? ''}\n${JSON.stringify(element.state ?? {})}`)
+}
+
+/** A control and the text of its row or card, exactly as shown. */
+function regionOf(element: ObservedElement): string {
+  return `${element.name}\n${element.value ?? ''}\n${JSON.stringify(element.state ?? {})}\n${element.nearby ?? ''}`
+}
+
+/** The lines of a page's text that show `name`, exactly as shown. */
+function linesNaming(text: string, name: string): string {
+  const wanted = fold(name)
+  return text
+    .split('\n')
+    .filter((line) => fold(line).includes(wanted))
+    .join('\n')
 }
 
 interface Difference {
@@ -50,9 +67,18 @@ export class PageChanges {
     for (const word of words) this.#ownWords.add(word)
   }
 
-  /** Whether `after` differs from `before` in its URL, or in a control or a word the page is not known to change by itself. */
-  caused(before: Observation, after: Observation): boolean {
+  /**
+   * Whether `after` differs from `before` in its URL, in the region of a control the input went to
+   * (`acted`: snapshot IDs of `before`), or in a control or a word the page is not known to change by itself.
+   */
+  caused(before: Observation, after: Observation, acted: readonly string[]): boolean {
     if (before.url !== after.url) return true
+    for (const id of acted) {
+      const was = before.elements.find((element) => element.id === id)
+      const is = was && after.elements.find((element) => element.nodeId === was.nodeId)
+      if (was && is && regionOf(was) !== regionOf(is)) return true
+      if (was?.name && linesNaming(before.text, was.name) !== linesNaming(after.text, was.name)) return true
+    }
     const { nodes, words } = difference(before, after)
     return nodes.some((node) => !this.#ownNodes.has(node)) || words.some((word) => !this.#ownWords.has(word))
   }

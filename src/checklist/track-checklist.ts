@@ -105,6 +105,8 @@ export class ChecklistTracker {
   /** The observation of the previous update: the one the next trace entries were chosen on. */
   #previous: Observation | undefined
   #current: Observation | undefined
+  /** Each item's judgment when the newest trace entries were chosen. */
+  #chosenWith: Judged[] = []
   readonly #run = new RunEvidence()
   readonly #changes = new PageChanges()
 
@@ -131,11 +133,13 @@ export class ChecklistTracker {
     const chosenOn = this.#previous
     const input = this.#run.observe(observation, fresh, chosenOn)
     if (chosenOn && !input) this.#changes.learn(chosenOn, observation)
-    const caused = input && chosenOn !== undefined && this.#changes.caused(chosenOn, observation)
+    const acted = fresh.filter(landed).flatMap((entry) => (entry.target === undefined ? [] : [entry.target]))
+    const caused = input && chosenOn !== undefined && this.#changes.caused(chosenOn, observation, acted)
     this.#current = observation
     if (chosenOn) this.#sendForms(fresh, chosenOn, step)
     // The statuses the new trace entries were chosen with, for the order rule of `activated`.
     const blocking = this.#items.map((_, index) => this.#blocks(index))
+    this.#chosenWith = [...this.#judged]
     this.#items.forEach((item, index) => {
       const standing = this.#standing[index]!
       if (standing.settled) return
@@ -363,10 +367,16 @@ export class ChecklistTracker {
     return undefined
   }
 
-  /** An activation came true: the state items above it were what it sent, and stay done. */
+  /**
+   * An activation came true: the state items above it were what it sent, and stay done, as they were
+   * when it was chosen (a suggestion picked from a list may fill the field with more than was typed).
+   */
   #sealAbove(index: number): void {
     for (let above = 0; above < index; above++) {
-      if (STATE_KINDS.has(this.#items[above]!.check.kind) && this.#judged[above]!.status === 'done') this.#standing[above]!.sealed = true
+      if (!STATE_KINDS.has(this.#items[above]!.check.kind)) continue
+      const chosen = this.#chosenWith[above]
+      if (this.#judged[above]!.status !== 'done' && chosen?.status === 'done') this.#judged[above] = chosen
+      if (this.#judged[above]!.status === 'done') this.#standing[above]!.sealed = true
     }
   }
 
