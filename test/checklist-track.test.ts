@@ -459,10 +459,10 @@ test('a disputed item holds DONE back no more and leaves the run unverified; a d
   t.true(tracker.verified())
 })
 
-test('a change in the region of the control clicked is its doing, digits included: a quantity stepper, not a clock on another line', (t) => {
+test('a change in the region of the control clicked is its doing, digits included: a quantity stepper, not a clock a few words on', (t) => {
   const plus = observedElement('e1', { name: '+' })
   const cart = (quantity: number, time: string) =>
-    pageObservation({ url: 'https://shop.test/cart', text: `Linen shirt\n− ${quantity} +\nSubtotal: $${quantity * 39}.00\nIt is ${time} now`, elements: [plus] })
+    pageObservation({ url: 'https://shop.test/cart', text: `Linen shirt − ${quantity} + Subtotal: $${quantity * 39}.00 It is ${time} now`, elements: [plus] })
   const stepped = new ChecklistTracker([item({ kind: 'activated', control: '+' })])
   stepped.update(cart(1, '12:00:01'), [])
   stepped.update(cart(2, '12:00:03'), [entry(1, 'CLICK', '+', { target: 'e1' })])

@@ -6,8 +6,8 @@ import type { Observation, ObservedElement } from '../collector/observation.ts'
 // showing another time is the same clock), and what the page was seen to change between two
 // observations with no input of the run between them (a WAIT, a stale decision observed again) is its
 // own doing from then on. In the region of the control the input went to (the control itself, the row
-// or card its nearby text comes from, the lines of the page's text that show its name) every character
-// counts: a quantity stepper's "− 2 +" is the click's doing, a clock on another line is not.
+// or card its nearby text comes from, the words beside its name in the page's text) every character
+// counts: a quantity stepper's "− 2 +" is the click's doing, a clock a few words on is not.
 
 /** A text as compared: digits stand for any digits. */
 function shape(text: string): string {
@@ -28,13 +28,26 @@ function regionOf(element: ObservedElement): string {
   return `${element.name}\n${element.value ?? ''}\n${JSON.stringify(element.state ?? {})}\n${element.nearby ?? ''}`
 }
 
-/** The lines of a page's text that show `name`, exactly as shown. */
-function linesNaming(text: string, name: string): string {
-  const wanted = fold(name)
-  return text
-    .split('\n')
-    .filter((line) => fold(line).includes(wanted))
-    .join('\n')
+/** A word that says something: symbols alone (a stepper's "−") are skipped. */
+const MEANING = /[\p{L}\p{N}]/u
+
+/**
+ * The words beside each place the page's text shows `name`, exactly as shown: the nearest word that
+ * says something before it and after it. The text is one line, so this is the control's region in it.
+ */
+function neighboursOf(text: string, name: string): string {
+  const words = text.split(/\s+/).filter(Boolean)
+  const folded = words.map((word) => fold(word))
+  const wanted = fold(name).split(' ').filter(Boolean)
+  if (wanted.length === 0) return ''
+  const found: string[] = []
+  for (let start = 0; start + wanted.length <= words.length; start++) {
+    if (!wanted.every((word, offset) => folded[start + offset] === word)) continue
+    const before = words.slice(0, start).findLast((word) => MEANING.test(word)) ?? ''
+    const after = words.slice(start + wanted.length).find((word) => MEANING.test(word)) ?? ''
+    found.push(`${before} ${after}`)
+  }
+  return found.join('\n')
 }
 
 interface Difference {
@@ -77,7 +90,7 @@ export class PageChanges {
       const was = before.elements.find((element) => element.id === id)
       const is = was && after.elements.find((element) => element.nodeId === was.nodeId)
       if (was && is && regionOf(was) !== regionOf(is)) return true
-      if (was?.name && linesNaming(before.text, was.name) !== linesNaming(after.text, was.name)) return true
+      if (was?.name && neighboursOf(before.text, was.name) !== neighboursOf(after.text, was.name)) return true
     }
     const { nodes, words } = difference(before, after)
     return nodes.some((node) => !this.#ownNodes.has(node)) || words.some((word) => !this.#ownWords.has(word))
