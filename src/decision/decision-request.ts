@@ -216,15 +216,16 @@ function buildState(context: StateContext, observation: Observation, elements: J
 
 /**
  * The latest actions as a decision request tells them, with their outcome and its detail clipped (a detail
- * can hold a URL and dialogs), and the note the model wrote with each (already bounded): the notes
- * travel and give way with their actions.
+ * can hold a URL and dialogs), and the note the model wrote with each: the notes travel, and give way,
+ * with their actions.
  */
 export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
   return recent.slice(-REQUEST_LIMITS.recentActions).map((action) =>
     tellAction(action, {
       outcome: action.outcome,
       detail: action.detail === undefined ? undefined : clip(action.detail, REQUEST_LIMITS.actionDetail),
-      note: action.note,
+      // Clipped at the reply already; scrubbing may have lengthened it (a placeholder for a short value).
+      note: action.note === undefined ? undefined : clip(action.note, REQUEST_LIMITS.note),
     }),
   )
 }
