@@ -5,6 +5,7 @@ import { mergeSettings, parseOptions, type Settings } from '../src/options.ts'
 import { createLedger } from '../src/base/ledger.ts'
 import { REQUEST_LIMITS } from '../src/decision/request-bounds.ts'
 import { textPrompt, writeText } from '../src/decision/write-text.ts'
+import { describeElement } from '../src/collector/describe-element.ts'
 import { textResult, tokenUsage } from './helpers/language-models.ts'
 import { observedElement, pageObservation } from './helpers/observations.ts'
 
@@ -162,6 +163,28 @@ test('a date or time field carries the format its value is written in; a text fi
   t.is(format(departure), 'YYYY-MM-DD')
   t.is(format(at), 'hh:mm')
   t.is(format(field), undefined)
+})
+
+test('the field is described exactly as the decision request describes it, with its whole value', (t) => {
+  // A textarea's multiline and a field's state were dropped: the model wrote one line into a paragraph field.
+  const notes = observedElement('e3', {
+    role: 'textbox',
+    name: 'Notes',
+    tag: 'textarea',
+    multiline: true,
+    value: 'a'.repeat(1_500),
+    state: { expanded: false },
+    operations: ['type'],
+    form: { name: 'booking', fields: {} },
+    nearby: 'Anything we should know',
+  })
+  const observation = pageObservation({ url: 'https://shop.test/', elements: [field, notes] })
+  const described = textPrompt({ goal: 'Add a note.', observation, target: notes, recent: [] }).field
+  // The decision request shows the first 1,000 characters; the text request the whole value, to rewrite it.
+  const { value_omitted: shownInPart, ...decided } = describeElement(notes)
+  t.truthy(shownInPart)
+  t.deepEqual(described, { ...decided, value: notes.value })
+  t.like(described, { id: 'e3', multiline: true, state: { expanded: false }, form: 'booking', nearby: 'Anything we should know' })
 })
 
 test('a field named by its place says so, as in the decision request', (t) => {

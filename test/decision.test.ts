@@ -162,7 +162,7 @@ test('questions offer only the operations possible now, with one target head eac
   // A helper playing the model asked where a key sent to `page` goes before anything holds focus.
   t.regex((questions.press_target as { instructions: string }).instructions, /or to the page itself when no element holds it/)
   t.is(questions.risk?.type, 'boolean')
-  t.regex((questions.risk as { instructions: string }).instructions, /payment.*purchase.*delete.*send/)
+  t.regex((questions.risk as { instructions: string }).instructions, /payment or a purchase.*deleting data, or overwriting it.*sending something to other people.*changing who may access what/)
   // The action is rated for what it is: a goal that asks for a purchase does not make it safe to skip approval.
   t.regex((questions.risk as { instructions: string }).instructions, /whether or not the goal asks for it/)
 })
@@ -547,4 +547,59 @@ test("decisions: 'local' answers a real request and passes the strict checks", a
   t.true(OFFERED.includes(decision.operation))
   t.is(ledger.calls.length, 1)
   t.is(typeof decision.confidence, 'number')
+})
+
+test('the risk question names four closed classes, and says that saving an edit is not in itself one of them', (t) => {
+  // A model asked about "a post" rated saving a wiki page risky, and the run stopped.
+  const { questions } = buildDecisionRequest({ goal: 'Save the page', observation: observation(), recent: [] })
+  const instructions = (questions.risk as { instructions: string }).instructions
+  t.regex(instructions, /\(1\) a payment or a purchase/)
+  t.regex(instructions, /\(2\) deleting data, or overwriting it so that it cannot be recovered/)
+  t.regex(instructions, /\(3\) sending something to other people \(a message, an invitation, an application/)
+  t.regex(instructions, /\(4\) changing who may access what/)
+  t.regex(instructions, /Saving an edit, or a new page or draft that can be edited again, is not in itself one of them/)
+  t.notRegex(instructions, /\bpost\b/)
+})
+
+test('the operation question says the elements are listed in page order, so that "the 3rd text box" can be counted', (t) => {
+  const { questions } = buildDecisionRequest({ goal: 'Type "x" into the 3rd text box', observation: observation(), recent: [] })
+  t.regex((questions.operation as { instructions: string }).instructions, /state\.elements lists the controls in the order of the page.*"the third text box" is the third text box of the list/)
+})
+
+test('file inputs in view are not offered, and the page says how many were left out', (t) => {
+  const rect = { x: 0, y: 0, width: 10, height: 10 }
+  const blockers = [
+    { kind: 'file_input' as const, frame: 0, rect },
+    { kind: 'file_input' as const, frame: 1, rect },
+  ]
+  const { state } = buildDecisionRequest({ goal: 'g', observation: observation({ blockers }), recent: [] })
+  t.is((state.page as { file_inputs_left_out?: number }).file_inputs_left_out, 2)
+  const none = buildDecisionRequest({ goal: 'g', observation: observation(), recent: [] })
+  t.false('file_inputs_left_out' in (none.state.page as object))
+})
+
+test('a note travels beside its action in the recent actions', (t) => {
+  const recent: RecentAction[] = [
+    { operation: 'SCROLL_DOWN', target: 'page', targetName: 'page', outcome: 'page_changed', detail: 'came into view: "BA 117 · €412"', note: 'cheapest so far: BA 117 at €412' },
+    { operation: 'CLICK', targetName: 'Home', outcome: 'no_change' },
+  ]
+  const { state } = buildDecisionRequest({ goal: 'g', observation: observation(), recent })
+  t.deepEqual(state.recent_actions, [
+    { operation: 'SCROLL_DOWN', target_name: 'page', outcome: 'page_changed', detail: 'came into view: "BA 117 · €412"', note: 'cheapest so far: BA 117 at €412' },
+    { operation: 'CLICK', target_name: 'Home', outcome: 'no_change' },
+  ])
+})
+
+test('decisions: false keeps the note of a reply as model text, clipped to 300 characters', async (t) => {
+  t.like(await textDecider('{"operation":"SCROLL_DOWN","target":"page","note":"AF 1 at €90; LH 2 at €120"}').run(), { operation: 'SCROLL_DOWN', note: 'AF 1 at €90; LH 2 at €120' })
+  t.like(await textDecider('{"operation":"DONE","note":"done"}').run(), { operation: 'DONE', note: 'done' })
+  const long = await textDecider(`{"operation":"CLICK","target":"e1","risky":false,"note":"${'x'.repeat(5_000)}"}`).run()
+  t.true(long.note!.length <= 300, `${long.note!.length} characters`)
+  t.true(long.note!.startsWith('xxx'))
+  const quiet = await textDecider('{"operation":"CLICK","target":"e1","risky":false,"note":null}').run()
+  t.false('note' in quiet)
+  // The instructions say what a note is for and where it comes back.
+  const { model, run } = textDecider('{"operation":"WAIT"}')
+  await run()
+  t.regex(JSON.stringify(model.doGenerateCalls[0]!.prompt), /note: what you want to remember in later steps.*at most 300 characters/)
 })

@@ -1,6 +1,7 @@
 import test from 'ava'
 import type { Blocker, Observation, ObservedElement } from '../src/collector/observation.ts'
 import { pageBlock } from '../src/goal/page-blockers.ts'
+import { actionDetail } from '../src/goal/tell-step.ts'
 import { identify, NoChangeGuard, pageChanged, StaleGuard } from '../src/goal/progress-guards.ts'
 import { lockPage } from '../src/call/page-lock.ts'
 import { UsageError } from '../src/errors.ts'
@@ -33,7 +34,18 @@ test('pageBlock maps blockers to reasons, the most specific first', (t) => {
   t.is(pageBlock(observation('a', [], [{ kind: 'password', frame: 1, rect }]))?.reason, 'login_wall')
   t.regex(pageBlock(observation('a', [], [{ kind: 'password', frame: 1, rect }]))!.message, /in a frame \(http:\/\/localhost\/frame\)/)
   t.is(pageBlock(observation('a', [], [{ kind: 'canvas', frame: 0, rect }]))?.reason, 'unsupported_surface')
-  t.is(pageBlock(observation('a', [], [{ kind: 'file_input', frame: 0, rect }]))?.reason, 'unsupported_surface')
+  // A file input is left out of the offered controls; it stops nothing (a CSV import below the form the goal needs).
+  t.is(pageBlock(observation('a', [], [{ kind: 'file_input', frame: 0, rect }])), undefined)
+})
+
+test('a scroll\'s recent action names the first controls that came into view, at most five', (t) => {
+  const before = observation('a', [element('e1', 'n1'), element('e2', 'n2')])
+  const names = ['Flight 3', 'Flight 4', 'Flight 5', 'Flight 6', 'Flight 7', 'Flight 8']
+  const after = observation('b', [element('e1', 'n2'), ...names.map((name, i) => element(`e${i + 2}`, `m${i}`, name))])
+  t.is(actionDetail('SCROLL_DOWN', before, after, [], []), 'came into view: "Flight 3", "Flight 4", "Flight 5", "Flight 6", "Flight 7"')
+  // Only a scroll says so: a click that shows more is told by what else it did.
+  t.is(actionDetail('CLICK', before, after, [], []), undefined)
+  t.is(actionDetail('SCROLL_DOWN', before, before, [], []), undefined)
 })
 
 test('NoChangeGuard stops at the third unchanged action in a row', (t) => {

@@ -58,12 +58,6 @@ test('login_wall: a visible password field stops the run', async (t) => {
   t.is(outcome.decisions, 0)
 })
 
-test('unsupported_surface: a file input stops the run', async (t) => {
-  const page = await open(t, 'sites/upload/index.html')
-  const outcome = await run(page, [{ operation: 'DONE' }]).result
-  blocked(t, outcome, 'unsupported_surface')
-})
-
 test('unsupported_surface: a document without a body (an SVG file) stops the run before any request', async (t) => {
   const page = await open(t, 'sites/no-body/chart.svg')
   const outcome = await run(page, [{ operation: 'DONE' }]).result

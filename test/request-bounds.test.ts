@@ -6,6 +6,7 @@ import { clip } from '../src/clip.ts'
 import { LIMITS } from '../src/collector/limits.ts'
 import type { RecentAction } from '../src/decision/decision.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
+import { REQUEST_LIMITS } from '../src/decision/request-bounds.ts'
 import { textPrompt } from '../src/decision/write-text.ts'
 import agent from '../src/index.ts'
 import { evaluationRequest } from '../src/profiling/evaluate-goal.ts'
@@ -146,6 +147,7 @@ const fullRecent: RecentAction[] = Array.from({ length: 10 }, () => ({
   text: 't'.repeat(2_000),
   outcome: 'dialog',
   detail: 'd'.repeat(20_000),
+  note: 'o'.repeat(20_000),
 }))
 
 test('the final bound: text, then the oldest actions, then the last controls give way, and dropped controls are counted', (t) => {
@@ -156,9 +158,16 @@ test('the final bound: text, then the oldest actions, then the last controls giv
   const state = request.state as { page: { text?: string; omitted_controls?: number }; elements: unknown[]; recent_actions: { text: string; detail: string }[] }
   t.is(state.page.text, '', 'the text gave way first')
   t.true(state.recent_actions.length < 10, 'then the oldest actions')
-  t.true(state.recent_actions.length > 0, 'the latest action is still told')
-  t.like(state.recent_actions.at(-1), { text: 't'.repeat(200), text_omitted: { before: 0, after: 1_800 } })
-  t.regex(state.recent_actions.at(-1)!.detail, /… \(20,000 characters\)$/)
+  // With 250 such controls the history can give way whole (the notes made each action 300 characters
+  // longer); with 200, the latest actions are still told, each part within its bound.
+  const roomier = buildDecisionRequest({ goal: 'Fill in the form.', observation: { ...observation, elements: fullElements.slice(0, 200) }, recent: fullRecent })
+  t.true(JSON.stringify({ state: roomier.state, questions: roomier.questions }).length < REQUEST_LIMIT)
+  const told = (roomier.state as { recent_actions: { text: string; detail: string; note: string }[] }).recent_actions
+  t.true(told.length > 0 && told.length < 10, `${told.length} actions told`)
+  t.like(told.at(-1), { text: 't'.repeat(200), text_omitted: { before: 0, after: 1_800 } })
+  t.regex(told.at(-1)!.detail, /… \(20,000 characters\)$/)
+  t.is(told.at(-1)!.note.length, REQUEST_LIMITS.note)
+  t.regex(told.at(-1)!.note, /^o+… \(20,000 characters\)$/)
   t.is(state.elements.length + (state.page.omitted_controls ?? 0), 250, 'every control is offered or counted as omitted')
 
   // Control characters alone: the text is clipped, not dropped, and every control stays.

@@ -332,6 +332,8 @@ export interface TraceEntry {
   pageChanged: boolean
   /** The value typed for TYPE_TEXT. Treat traces as private data. */
   text?: string
+  /** The note the text model wrote with this decision (`decisions: false`), secrets scrubbed. */
+  note?: string
   decisionMs: number
   textMs?: number
   /** Time to observe the page this decision was made on. */

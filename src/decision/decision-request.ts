@@ -17,13 +17,26 @@ export const OPERATION_QUESTION = 'operation'
 export const RISK_QUESTION = 'risk'
 
 const OPERATION_INSTRUCTIONS =
-  'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing.'
+  'Which operation brings the page closest to the goal now? Read state.recent_actions: do not repeat an action that changed nothing. ' +
+  // Said so that a goal's "the 3rd text box" can be counted in the list.
+  'state.elements lists the controls in the order of the page (the document first, then its frames): "the third text box" is the third text box of the list.'
 /**
  * Said where the element fields are read, when a value is shown in part: its edges and line breaks
  * are the field's, and what was left out is counted beside it, never marked inside it.
  */
 const PART_SHOWN =
   `An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it. The text TYPE_TEXT types is written by a later request that is shown the whole value (up to ${LIMITS.keptValueLimit.toLocaleString('en')} characters): there is no need to scroll a field to read it first.`
+
+/** The risk question: four closed classes, rated for the action itself. */
+export const RISK_INSTRUCTIONS = [
+  'Consider the operation and target chosen in the other answers. Is doing it one of these:',
+  '(1) a payment or a purchase (placing an order, paying, subscribing);',
+  '(2) deleting data, or overwriting it so that it cannot be recovered;',
+  '(3) sending something to other people (a message, an invitation, an application, a comment others receive);',
+  '(4) changing who may access what (sharing, permissions, roles, membership)?',
+  'Saving an edit, or a new page or draft that can be edited again, is not in itself one of them.',
+  'Answer for the action itself, whether or not the goal asks for it: the caller approves such actions.',
+].join(' ')
 
 /** What a target option of a head stands for. */
 export interface TargetChoice {
@@ -120,10 +133,10 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   }
   questions[RISK_QUESTION] = {
     type: 'boolean',
-    instructions:
-      // Said outright: a model that discounted what the goal asks for would let such an action past the
-      // caller's approval without telling (a helper playing the model asked which reading was meant).
-      'Consider the operation and target chosen in the other answers. Would doing it make a payment, place an order or purchase, delete something, or send a message, post or application to someone? Answer for the action itself, whether or not the goal asks for it: the caller approves such actions.',
+    // Said outright: a model that discounted what the goal asks for would let such an action past the
+    // caller's approval without telling; and the classes are closed, since a model asked about "a post"
+    // rated saving a wiki page risky and the run stopped.
+    instructions: RISK_INSTRUCTIONS,
   }
   Object.assign(questions, checklistQuestions(context.checklist ?? []))
 
@@ -179,6 +192,7 @@ function targetQuestion(operation: Operation, target: TargetHead): Experimental_
 }
 
 function buildState(context: StateContext, observation: Observation, elements: JSONObject[]): JSONObject {
+  const fileInputs = observation.blockers.filter((blocker) => blocker.kind === 'file_input').length
   return compact({
     goal: context.goal,
     // Open items first, in order, the next one marked: what "done" means and what comes next.
@@ -188,6 +202,8 @@ function buildState(context: StateContext, observation: Observation, elements: J
       title: observation.title,
       text: observation.text,
       omitted_controls: observation.omitted > 0 ? observation.omitted : undefined,
+      // Not offered: a file input needs a file only the caller can give.
+      file_inputs_left_out: fileInputs > 0 ? fileInputs : undefined,
       omitted_names: observation.omitted > 0 && observation.omittedNames?.length ? observation.omittedNames : undefined,
       scroll:
         observation.scroll.length > 0
@@ -199,12 +215,18 @@ function buildState(context: StateContext, observation: Observation, elements: J
   })
 }
 
-/** The latest actions as a decision request tells them, with their outcome and its detail clipped (a detail can hold a URL and dialogs). */
+/**
+ * The latest actions as a decision request tells them, with their outcome and its detail clipped (a detail
+ * can hold a URL and dialogs), and the note the model wrote with each: the notes travel, and give way,
+ * with their actions.
+ */
 export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
   return recent.slice(-REQUEST_LIMITS.recentActions).map((action) =>
     tellAction(action, {
       outcome: action.outcome,
       detail: action.detail === undefined ? undefined : clip(action.detail, REQUEST_LIMITS.actionDetail),
+      // Clipped at the reply already; scrubbing may have lengthened it (a placeholder for a short value).
+      note: action.note === undefined ? undefined : clip(action.note, REQUEST_LIMITS.note),
     }),
   )
 }

@@ -17,8 +17,10 @@ export interface RecentAction {
   to?: string
   text?: string
   outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'dialog' | 'declined' | 'not_verified'
-  /** Short detail: the stale check that failed, the dialog text, the URL it led to. */
+  /** Short detail: the stale check that failed, the dialog text, the URL it led to, what a scroll brought into view. */
   detail?: string
+  /** The note the model wrote with this decision (scrubbed): model text, never evidence. */
+  note?: string
 }
 
 /** One checklist item as the decision request shows it. */
@@ -58,6 +60,8 @@ export interface Decision {
   serves?: string
   /** An open checklist item the model said is wrong for the page, and why. */
   dispute?: { item: string; reason: ChecklistDispute }
+  /** With `decisions: false`: what the model wrote down to remember, at most `REQUEST_LIMITS.note` characters. */
+  note?: string
   /** The model request plus building and checking it (the image included). */
   decisionMs: number
   /** With `vision`: the badged screenshot the request carried. */

@@ -18,6 +18,10 @@ export const REQUEST_LIMITS = {
   actionText: 200,
   /** Characters of an action's detail: the URL it led to, the dialogs it raised, new tabs, a failed check. */
   actionDetail: 600,
+  /** Characters of the model's note of a step (`decisions: false`): a few prices or names to remember; a longer one is clipped. */
+  note: 300,
+  /** Names of the controls a scroll brought into view, as its recent action tells them. */
+  scrolledNames: 5,
   /** Actions the evaluator reads: the latest ones, which decide whether the goal is met. */
   evaluatedActions: 30,
 } as const

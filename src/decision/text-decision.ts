@@ -9,6 +9,8 @@ import { specOf } from '../operations.ts'
 import type { DecisionRequest } from './decision-request.ts'
 import { checklistAnswers, DISPUTE_QUESTION, SERVES_QUESTION } from './checklist-questions.ts'
 import { detailOf } from './detail.ts'
+import { REQUEST_LIMITS } from './request-bounds.ts'
+import { clip } from '../clip.ts'
 import type { RequestImage } from '../vision/request-image.ts'
 
 // `decisions: false`: the text model answers the same state and questions as one JSON object.
@@ -24,17 +26,19 @@ const replySchema = z.strictObject({
   risky: z.boolean().nullish(),
   serves: z.string().nullish(),
   dispute: z.string().nullish(),
+  note: z.string().nullish(),
 })
 
 const INSTRUCTIONS = [
   'You operate a web page to reach the goal in state.goal. The prompt is JSON with the page state and the questions of this step.',
-  'Reply with one JSON object {"operation", "target", "key", "to", "risky", "serves", "dispute"}:',
+  'Reply with one JSON object {"operation", "target", "key", "to", "risky", "serves", "dispute", "note"}:',
   '- operation: one of the options of questions.operation.criteria.',
   '- target: for an operation that has a question "<operation>_target" (e.g. click_target), one of that question\'s options; otherwise null.',
   '- key: for PRESS, one of the options of questions.press_key; otherwise null.',
   '- to: for DRAG, one of the options of questions.drag_to; otherwise null.',
   '- risky: the answer to questions.risk for the action you chose (true or false). Without it, the action counts as risky.',
   '- serves, dispute: when questions.serves or questions.dispute is asked, one of its options ("none" says nothing); otherwise null.',
+  `- note: what you want to remember in later steps (prices, names or counts seen that may scroll away), at most ${REQUEST_LIMITS.note} characters; or null. Later requests show it beside this action in state.recent_actions.`,
 ].join('\n')
 
 function detailAnswer(reply: z.infer<typeof replySchema>, operation: Operation): string | null | undefined {
@@ -82,9 +86,12 @@ export async function decideWithText(
     })
   }
   const head = request.heads[operation]
+  // A note is kept as model text only: clipped to its bound (a longer one costs the run nothing), and
+  // never read as evidence of what the page did.
+  const note = reply.note ? { note: clip(reply.note, REQUEST_LIMITS.note) } : {}
   const answered = checklistAnswers(optionOf(request, reply, SERVES_QUESTION), optionOf(request, reply, DISPUTE_QUESTION), head !== undefined && specOf(operation).input)
   // WAIT, DONE and BLOCKED have no target: one sent with them is ignored.
-  if (!head) return { operation, ...answered }
+  if (!head) return { operation, ...answered, ...note }
   const picked = typeof reply.target === 'string' ? head.options.get(reply.target) : undefined
   if (!picked) {
     throw new InvalidResponseDataError({
@@ -92,7 +99,7 @@ export async function decideWithText(
       message: `The text model chose target ${JSON.stringify(reply.target ?? null)} for ${operation}, which was not offered for it (offered: ${[...head.options.keys()].join(', ')}).`,
     })
   }
-  const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target, ...answered }
+  const decision: Omit<Decision, 'decisionMs'> = { operation, target: picked.target, ...answered, ...note }
   if (picked.option !== undefined) decision.option = picked.option
   const detail = request.details[operation]
   if (detail) {

@@ -2,6 +2,7 @@ import type { JSONObject } from '@ai-sdk/provider'
 import { z } from 'zod'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
+import { describeElement } from '../collector/describe-element.ts'
 import { shownValue } from '../collector/shown-value.ts'
 import { generateJson, type LanguageSettings } from '../models/call-language-model.ts'
 import { invalidReplyReason, isInvalidReply } from '../models/invalid-reply.ts'
@@ -99,17 +100,14 @@ export async function writeText(input: WriteTextInput): Promise<WrittenText> {
  */
 export function textPrompt(input: Pick<WriteTextInput, 'goal' | 'observation' | 'target' | 'recent'> & { placeholders?: string[] }): JSONObject {
   const { observation, target } = input
+  // The field as the decision request described it (multiline, its state, its form…), with its value
+  // as the observation keeps it: the text written replaces the whole of it.
   const field = compact({
-    role: target.role,
-    name: target.name,
-    name_from: target.nameFrom,
-    type: target.type,
+    ...describeElement(target),
     // A date or time field's value has one written form, whatever the page shows.
     format: target.type === undefined ? undefined : DATE_FORMATS.get(target.type),
     value: target.value,
     value_omitted: target.valueOmitted,
-    form: target.form,
-    nearby: target.nearby,
   })
   const secrets = input.placeholders?.length ? { secrets: input.placeholders } : {}
   // The page's text gives way first, then the oldest of the history, as in the decision request, then

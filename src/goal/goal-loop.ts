@@ -200,6 +200,8 @@ class GoalRun {
       }),
     })
     if (!sourced.cached) this.#decisions += 1
+    // The model may echo a placeholder or guess a value: its note is scrubbed as page text is.
+    if (sourced.decision.note !== undefined) sourced.decision.note = this.#scrub(sourced.decision.note)
     const step = beginStep(sourced, observation, { request: this.#decisions, step: this.#steps, observeMs: this.#view.observeMs })
     this.#trace.push(step.entry)
     this.#open = step
@@ -258,7 +260,7 @@ class GoalRun {
     const changed = pageChanged(step.decision.operation, step.element, before, after)
     step.entry.pageChanged = changed
     const outcome = dialogs.length > 0 ? 'dialog' : changed ? 'page_changed' : 'no_change'
-    this.#history.add(step, outcome, actionDetail(before, after, dialogs, popups), text)
+    this.#history.add(step, outcome, actionDetail(step.decision.operation, before, after, dialogs, popups), text)
     if (this.#noChange.record(step.decision.operation, step.identity, before, changed)) {
       this.#stop('no_change', `${NO_CHANGE_LIMIT} actions in a row left the page as it was (the last was ${step.named}).`)
     }

@@ -7,7 +7,8 @@ export interface PageBlock {
 }
 
 // Most specific first: a verification page often has a form too.
-const ORDER: Blocker['kind'][] = ['no_body', 'captcha', 'password', 'file_input', 'canvas']
+// A file input stops nothing: it is left out of the offered controls (the request says how many).
+const ORDER: Blocker['kind'][] = ['no_body', 'captcha', 'password', 'canvas']
 
 /**
  * What on the observed page stops the run before any decision: a new tab, human verification, a login
@@ -36,8 +37,6 @@ export function pageBlock(observation: Observation, options: { canLogIn?: boolea
       }
     case 'password':
       return { reason: 'login_wall', message: `A visible password field${where} needs a manual login.` }
-    case 'file_input':
-      return { reason: 'unsupported_surface', message: `The page has a file input${where}, which the agent does not operate.` }
     case 'no_body':
       return { reason: 'unsupported_surface', message: `The document has no body (${observation.url}), so there is no page the agent can read or act on.` }
     case 'canvas':

@@ -1,4 +1,7 @@
-import type { DialogRecord, PendingAction } from '../../types/index.d.ts'
+import type { DialogRecord, Operation, PendingAction } from '../../types/index.d.ts'
+import { clip } from '../clip.ts'
+import { REQUEST_LIMITS } from '../decision/request-bounds.ts'
+import { specOf } from '../operations.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { RecentAction } from '../decision/decision.ts'
 import type { DecidedStep } from '../record/run-listener.ts'
@@ -41,13 +44,26 @@ export function recentAction(step: DecidedStep, outcome: RecentAction['outcome']
   const action: RecentAction = { operation: step.decision.operation, outcome, ...targetFields(step) }
   if (text !== undefined) action.text = text
   if (detail) action.detail = detail
+  if (step.decision.note) action.note = step.decision.note
   return action
 }
 
+/** Characters of each name a scroll's detail gives: the detail holds several within its own bound. */
+const NAME_IN_DETAIL = 80
+
 /** What the next request is told about an action besides its outcome. */
-export function actionDetail(before: Observation, after: Observation, dialogs: DialogRecord[], popups: string[]): string | undefined {
+export function actionDetail(operation: Operation, before: Observation, after: Observation, dialogs: DialogRecord[], popups: string[]): string | undefined {
   const details: string[] = []
   if (after.url !== before.url) details.push(`now at ${after.url}`)
+  // "SCROLL_DOWN" alone says nothing of what was passed: the first names that came into view do.
+  if (specOf(operation).target.kind === 'scroll') {
+    const shown = new Set(before.elements.map((element) => element.nodeId))
+    const names = after.elements
+      .filter((element) => !shown.has(element.nodeId) && element.name)
+      .slice(0, REQUEST_LIMITS.scrolledNames)
+      .map((element) => JSON.stringify(clip(element.name, NAME_IN_DETAIL)))
+    if (names.length > 0) details.push(`came into view: ${names.join(', ')}`)
+  }
   for (const dialog of dialogs) details.push(`${dialog.type} "${dialog.message}" was ${dialog.accepted ? 'accepted' : 'dismissed'}`)
   for (const url of popups) details.push(`a new tab opened at ${url}; it is not followed`)
   return details.length > 0 ? details.join('; ') : undefined

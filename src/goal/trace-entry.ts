@@ -23,6 +23,7 @@ export function decisionEntry(step: DecidedStep, counts: { request: number; step
   if (decision.targetConfidence !== undefined) entry.targetConfidence = decision.targetConfidence
   if (decision.targetProbabilities) entry.targetProbabilities = decision.targetProbabilities
   if (decision.risk !== undefined) entry.risk = decision.risk
+  if (decision.note) entry.note = decision.note
   if (decision.image) Object.assign(entry, { imageMs: decision.image.ms, imageBytes: decision.image.bytes })
   return entry
 }

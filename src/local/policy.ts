@@ -10,7 +10,9 @@ const CHANGED = 'page_changed'
 const PROGRESS_OPERATIONS = operationsWhere((spec) => spec.activates)
 // Input on an element, whose label can make it risky.
 const INPUT_OPERATIONS = operationsWhere((spec) => spec.input)
-const RISKY = /\b(buy|pay|payment|purchase|checkout|check out|place order|order now|delete|remove|send|transfer|confirm)\b/i
+// The risk question's four classes: paying, deleting or overwriting, sending to people, changing access.
+// Saving is none of them.
+const RISKY = /\b(buy|pay|payment|purchase|checkout|check out|place order|order now|delete|remove|overwrite|erase|send|transfer|confirm|invite|share|grant|revoke)\b/i
 
 /**
  * Probability that the goal is met on this page: its key words are visible, the wording's actions
@@ -130,7 +132,7 @@ export function scoreOperations(options: readonly string[], best: ReadonlyMap<st
   }
 }
 
-/** P(risky) of an action on `target`: payment, purchase, deletion or sending words in its label. */
+/** P(risky) of an action on `target`: payment, deletion, sending or access words in its label. */
 export function riskOf(operation: string | undefined, target: string | undefined, state: LocalState, descriptions?: ReadonlyMap<string, string>): number {
   if (!operation || !INPUT_OPERATIONS.has(operation) || !target) return 0.05
   const { element } = lookup(target, state)

@@ -57,7 +57,7 @@ export function takesText(el: Element, role: string): boolean {
 }
 
 /** A field whose text can be read and selected but not changed. */
-function readOnly(el: Element): boolean {
+export function readOnly(el: Element): boolean {
   return (el as HTMLInputElement).readOnly === true || attributeOf(el, 'aria-readonly') === 'true'
 }
 

@@ -1,3 +1,4 @@
+import { readOnly } from './capabilities.ts'
 import { attributeOf, closestTo, innerTextOf, localNameOf, matchesSelector, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
 import { attr, inputType } from './dom.ts'
 import { collapse } from './text.ts'
@@ -91,5 +92,9 @@ export function stateOf(el: Element, role: string): RawElement['state'] {
   if (sort) state.sort = sort
   const listbox = role === 'listbox' || localNameOf(el) === 'select' ? el : null
   if (listbox && multiSelect(listbox)) state.multiple = true
+  // Said so that a field offered only a click reads as one that is not typed into, and what the click opens.
+  if (readOnly(el)) state.readonly = true
+  const popup = attr(el, 'aria-haspopup')
+  if (popup && popup !== 'false') state.haspopup = popup === 'true' ? 'menu' : popup
   return Object.keys(state).length ? state : undefined
 }

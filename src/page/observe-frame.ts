@@ -174,7 +174,11 @@ export function observe(request: ObserveRequest, ...nodes: Element[]): string {
     if ('reason' in seen || seenNodes.has(node) || disabled(el)) continue
     seenNodes.add(node)
     if (type === 'password') blockers.push({ kind: 'password', rect: round(seen.rect), at: seen.at })
-    if (type === 'file') blockers.push({ kind: 'file_input', rect: round(seen.rect), at: seen.at })
+    // A file input needs a file from the caller: it is not offered, and the request counts it as left out.
+    if (type === 'file') {
+      blockers.push({ kind: 'file_input', rect: round(seen.rect), at: seen.at })
+      continue
+    }
     if (type === 'text' && !challengeField && captchaField(el)) challengeField = el
     const signal = signals.get(el) ?? 'native'
     // Listened only for drops (not a click): a place to drop things on, not a control to click.

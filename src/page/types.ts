@@ -59,6 +59,10 @@ export interface ElementState {
   sort?: 'ascending' | 'descending' | 'other'
   /** A select or listbox that takes several options. */
   multiple?: true
+  /** A field whose text cannot be changed by typing (`readonly`, `aria-readonly`): it is offered a click only. */
+  readonly?: true
+  /** `aria-haspopup`: what a click opens (`menu`, `listbox`, `dialog`, `grid`, `tree`); `true` is read as `menu`, as ARIA says. */
+  haspopup?: string
 }
 
 export interface RawElement {
