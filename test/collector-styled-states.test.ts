@@ -57,6 +57,14 @@ test('a look unlike its alike siblings is a state; a lone bold button is not pre
   t.is(stateOf(observation, 'Alone'), undefined)
 })
 
+test('a look the pointer gives a control (its :hover rule) is not a state', async (t) => {
+  const page = await open(t, 'sites/states/toggles.html')
+  await page.hover('#tools .tool:nth-child(2)')
+  const observation = await seen(t, page)
+  t.is(stateOf(observation, 'Copy'), undefined)
+  t.is(stateOf(observation, 'Cut'), undefined)
+})
+
 test('a click that moves a class toggle is page_changed, and the next request shows the new state', async (t) => {
   const page = await open(t, 'sites/states/toggles.html')
   const scripted = scriptedModel([{ operation: 'CLICK', target: 'Even' }, { operation: 'DONE' }])
