@@ -1,10 +1,11 @@
 import { readOnly } from './capabilities.ts'
 import { attributeOf, closestTo, innerTextOf, localNameOf, matchesSelector, parentElementOf, queryAll, textContentOf } from './dom-safe.ts'
 import { attr, inputType } from './dom.ts'
+import { styledChosen } from './styled-state.ts'
 import { collapse } from './text.ts'
 import type { RawElement } from './types.ts'
 
-// A control's value and ARIA state, as offered to the model and compared by the freshness check. A
+// A control's value and state (ARIA's, or one shown only by styling), as offered to the model and compared by the freshness check. A
 // value a person types is read as it is; what names a choice (a file's, an option's) is text, collapsed.
 
 export function valueOf(el: Element): { shown?: string; full?: string } {
@@ -88,6 +89,12 @@ export function stateOf(el: Element, role: string): RawElement['state'] {
   // `aria-current` names what the control is the current one of (a page, a step, a date).
   const current = attr(el, 'aria-current')
   if (current && current !== 'false') state.current = current
+  // ARIA, when it says anything of the choice, wins over the styling.
+  const aria = state.checked !== undefined || state.selected !== undefined || state.pressed !== undefined || state.current !== undefined
+  if (!aria && localNameOf(el) !== 'option' && styledChosen(el, role)) {
+    if (role === 'button') state.pressed = true
+    else state.selected = true
+  }
   const sort = sortOf(el)
   if (sort) state.sort = sort
   const listbox = role === 'listbox' || localNameOf(el) === 'select' ? el : null

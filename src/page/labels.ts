@@ -1,4 +1,4 @@
-import { closestTo, idOf, rootNodeOf } from './dom-safe.ts'
+import { closestTo, idOf, localNameOf, nodeTypeOf, rootNodeOf } from './dom-safe.ts'
 import { callCache } from './layout.ts'
 
 // The labels of a control, as `el.labels` gives them but read from one query per document or shadow
@@ -29,4 +29,14 @@ export function labelsOf(el: Element): HTMLLabelElement[] {
   // 4: DOCUMENT_POSITION_FOLLOWING, read as "b comes after a".
   if (enclosing && found.length > 1) found.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & 4 ? -1 : 1))
   return found
+}
+
+/**
+ * A press on `node` is a press on `target`: `node` is a label of it, or, for a label, its control (a
+ * skin's menu lays its transparent checkbox over the label: a click there toggles it all the same).
+ */
+export function pressesThrough(node: Node, target: Element): boolean {
+  if (nodeTypeOf(node) !== 1) return false
+  if (localNameOf(node as Element) === 'label' && (node as HTMLLabelElement).control === target) return true
+  return localNameOf(target) === 'label' && (target as HTMLLabelElement).control === node
 }

@@ -1,6 +1,6 @@
-import { attributeOf, childNodesOf, clientRects, hasAttr, localNameOf, matchesSelector, nodeTypeOf, shadowRootOf } from './dom-safe.ts'
+import { attributeOf, childNodesOf, clientRects, hasAttr, matchesSelector, nodeTypeOf, shadowRootOf } from './dom-safe.ts'
 import { attr, composedParent } from './dom.ts'
-import { labelsOf } from './labels.ts'
+import { labelsOf, pressesThrough } from './labels.ts'
 import { boxOf, placement, rendered, vh, vw } from './layout.ts'
 import type { Rect } from '../base/rect.ts'
 import type { Point } from './types.ts'
@@ -62,11 +62,10 @@ export function deepHit(x: number, y: number): Element | null {
   return hit
 }
 
-/** Hit-testing at a point reaches `el`: the hit is `el`, inside it, or a label of it. */
+/** Hit-testing at a point reaches `el`: the hit is `el`, inside it, or what a press on reaches it through (a label). */
 function reaches(hit: Element | null, el: Element): boolean {
   for (let node: Node | null = hit; node; node = composedParent(node)) {
-    if (node === el) return true
-    if (nodeTypeOf(node) === 1 && localNameOf(node as Element) === 'label' && (node as HTMLLabelElement).control === el) return true
+    if (node === el || pressesThrough(node, el)) return true
   }
   return false
 }

@@ -1,5 +1,6 @@
 import { focusedElement } from './capabilities.ts'
 import { attributeOf, containsNode, idOf, localNameOf, nodeTypeOf, ownerDocumentOf, parentNodeOf, textContentOf } from './dom-safe.ts'
+import { pressesThrough } from './labels.ts'
 import { collapse } from './text.ts'
 
 // The watch on a click's or key's events in the target's document (see the executor's guarded input).
@@ -42,8 +43,7 @@ export function watchInput(target: Element, types: string[], exact = false): Inp
   const onTarget = (node: Node | null): boolean => {
     if (exact) return node === target || node === doc || node === doc.documentElement
     for (let current: Node | null = node; current; ) {
-      if (current === target) return true
-      if (nodeTypeOf(current) === 1 && localNameOf(current as Element) === 'label' && (current as HTMLLabelElement).control === target) return true
+      if (current === target || pressesThrough(current, target)) return true
       const parent: Node | null = parentNodeOf(current)
       current = parent && nodeTypeOf(parent) === 11 ? ((parent as ShadowRoot).host ?? null) : parent
     }
