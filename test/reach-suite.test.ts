@@ -63,10 +63,12 @@ test('every control of every page is offered once, named as the page shows it, w
 // options, a login with secrets, text copied from the page, scrolling inside a field, drag; 41 is a
 // menu that opens 120 ms after the pointer enters, which a HOVER waits for. 51: a native date field
 // typed into; 52: a table sorted from its header, twice; 60: a list that loads more on a timer while
-// it is aria-busy; 62: plan cards whose radios are hidden; 67–69: choices shown only by styling and a
-// menu opened through a checkbox laid over its label; 75: the cheapest of a list read by scrolling;
-// 76: a page with a file input, left out; 77: a read-only date field's picker.
-const GOAL_TASKS = ['05', '08', '21', '30', '35', '36', '37', '38', '39', '40', '41', '42', '43', '44', '45', '46', '47', '48', '49', '51', '52', '60', '62', '67', '68', '69', '75', '76', '77']
+// it is aria-busy; 62: plan cards whose radios are hidden; 64–66: icons named by their background
+// image, class or image file, a count kept beside its icon, a reply body labelled above its line;
+// 67–69: choices shown only by styling and a menu opened through a checkbox laid over its label;
+// 75: the cheapest of a list read by scrolling; 76: a page with a file input, left out; 77: a
+// read-only date field's picker.
+const GOAL_TASKS = ['05', '08', '21', '30', '35', '36', '37', '38', '39', '40', '41', '42', '43', '44', '45', '46', '47', '48', '49', '51', '52', '60', '62', '64', '65', '66', '67', '68', '69', '75', '76', '77']
 
 // One at a time: 23 goals at once on one Chrome took a 2-core machine past their bounds.
 for (const id of GOAL_TASKS) {

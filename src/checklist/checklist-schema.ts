@@ -93,7 +93,7 @@ export type PromptControl = {
   role: string
   name: string
   /** Where a name the page does not give came from (`ObservedElement.nameFrom`): `position` is its kind and place. */
-  name_from?: 'layout' | 'position'
+  name_from?: 'layout' | 'icon' | 'position'
   type?: string
   /** What it holds at the start, clipped. */
   value?: string

@@ -24,5 +24,6 @@ export function describeElement(element: ObservedElement): JSONObject {
     options: element.options?.map((option) => compact({ id: option.id, label: option.label, group: option.group, selected: option.selected || undefined })),
     form: element.form?.name || undefined,
     nearby: element.nearby || undefined,
+    alike: element.alike,
   })
 }

@@ -7,6 +7,7 @@ import { CHALLENGE_FRAME } from '../page/challenge-frames.ts'
 import type { FrameReport } from '../page/types.ts'
 import { LIMITS } from './limits.ts'
 import { nameByPosition } from './positional-names.ts'
+import { numberAlike } from './alike-controls.ts'
 import { dropSharedNearby } from './shared-nearby.ts'
 
 // Joins the reports of every observed frame into one observation: frame-relative rectangles become
@@ -91,6 +92,7 @@ export function mergeFrames<H>(frames: PlacedFrame<H>[], popups: string[]): Merg
     })
   })
   nameByPosition(entries.map((entry) => entry.element))
+  numberAlike(entries.map((entry) => entry.element))
   // As sent, with an ID as long as the longest handed out and its comma in the list.
   for (const entry of entries) entry.cost = JSON.stringify(describeElement({ ...entry.element, id: 'e000' })).length + 1
 

@@ -46,9 +46,12 @@ export interface ObservedElement {
   state?: ElementState
   /**
    * `layout` when the page names the field nowhere and its name was read from the text beside it;
+   * `icon` when its name was read from the icon that draws it (an image's file name, a class list);
    * `position` when nothing names it and its name is its kind and place (src/collector/positional-names.ts).
    */
-  nameFrom?: 'layout' | 'position'
+  nameFrom?: 'layout' | 'icon' | 'position'
+  /** `k of n` when n offered controls have its role, name and nearby text: its place among them (src/collector/alike-controls.ts). */
+  alike?: string
   /** A textarea or an editable region: its value may hold several lines. */
   multiline?: true
   operations: ElementOperation[]

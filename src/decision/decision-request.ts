@@ -24,6 +24,9 @@ const OPERATION_INSTRUCTIONS =
  * Said where the element fields are read, when a value is shown in part: its edges and line breaks
  * are the field's, and what was left out is counted beside it, never marked inside it.
  */
+/** Said when controls read alike: what `alike` counts, so the model picks one by its place. */
+const ALIKE =
+  'Elements with the same role, name and nearby text carry alike, their place among them in page order ("2 of 3": the second of three).'
 const PART_SHOWN =
   `An element's value is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it. The text TYPE_TEXT types is written by a later request that is shown the whole value (up to ${LIMITS.keptValueLimit.toLocaleString('en')} characters): there is no need to scroll a field to read it first.`
 
@@ -102,6 +105,14 @@ interface StateContext {
   recent: JSONObject[]
 }
 
+/** The operation question's instructions, with what the element fields of this request need said. */
+function operationInstructions(described: readonly JSONObject[]): string {
+  const notes = [OPERATION_INSTRUCTIONS]
+  if (described.some((element) => element.value_omitted !== undefined)) notes.push(PART_SHOWN)
+  if (described.some((element) => element.alike !== undefined)) notes.push(ALIKE)
+  return notes.join(' ')
+}
+
 function assemble(context: StateContext, observation: Observation, elements: readonly ObservedElement[], exclude: ReadonlySet<string>): DecisionRequest {
   const described = elements.map(describeElement)
   const heads: Partial<Record<Operation, TargetHead>> = {}
@@ -118,7 +129,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   const questions: Record<string, Experimental_DecisionModelV4Question> = {
     [OPERATION_QUESTION]: {
       type: 'choice',
-      instructions: described.some((element) => element.value_omitted !== undefined) ? `${OPERATION_INSTRUCTIONS} ${PART_SHOWN}` : OPERATION_INSTRUCTIONS,
+      instructions: operationInstructions(described),
       criteria: Object.fromEntries(operations.map((operation) => [operation, specOf(operation).criterion])),
     },
   }

@@ -2,8 +2,9 @@ import { attributeOf, idOf, localNameOf, parentElementOf, textContentOf } from '
 import { attr, inputType, listOptions } from './dom.ts'
 import { capabilitiesOf, type InputSignals } from './capabilities.ts'
 import { formOf, formSummary } from './forms.ts'
-import { layoutName } from './layout-names.ts'
-import { controlRole, nameOf } from './names.ts'
+import { isField, layoutName } from './layout-names.ts'
+import { classIconName } from './icon-names.ts'
+import { accessibleName, controlRole } from './names.ts'
 import { nearbyOf } from './nearby.ts'
 import { stateOf, valueOf } from './control-state.ts'
 import { collapse, hash, shorten } from './text.ts'
@@ -68,10 +69,21 @@ export function describe(node: Element, limits: DescribeLimits, signals?: InputS
   const role = controlRole(el)
   const tag = localNameOf(el)
   const type = inputType(el)
-  let name = nameOf(el, role, nameLimit)
+  const given = accessibleName(el, role, nameLimit)
+  let name = given.name
+  let nameFrom: Description['nameFrom'] = given.from
   // A field, or a control drawn without text (a toggle's track), is named by the text beside it.
   const inferred = name ? '' : shorten(layoutName(el), nameLimit)
-  if (inferred) name = inferred
+  if (inferred) {
+    name = inferred
+    nameFrom = 'layout'
+  }
+  // Last, the class list of a textless control (not a field's `form-control`), when it says what it does (`class="trash"`).
+  const classed = name || isField(el) ? '' : shorten(classIconName(el), nameLimit)
+  if (classed) {
+    name = classed
+    nameFrom = 'icon'
+  }
   const value = valueOf(el)
   const state = stateOf(el, role)
   // The freshness check compares the parts only: it skips what can be done, whose hover rules read
@@ -103,7 +115,7 @@ export function describe(node: Element, limits: DescribeLimits, signals?: InputS
     summary ? `${summary.name}:${summary.digest}` : '',
   ]
   const description: Description = { role, name, tag, operations, parts }
-  if (inferred) description.nameFrom = 'layout'
+  if (nameFrom) description.nameFrom = nameFrom
   if (type) description.type = type
   if (multiline(el)) description.multiline = true
   // The value as it is: a model copies or rewrites it from the request.

@@ -63,9 +63,20 @@ function tidy(text: string): string {
   return collapse(text).replace(/\s*[:：*]+\s*$/, '').trim()
 }
 
+/**
+ * A label: a few words, not a line of content ("to: Audrey", a value after its key) nor a sentence
+ * ("Tell us what happened in your own words."); a question ("What is your name?") is a label.
+ */
 function labelLike(text: string): string {
   const name = tidy(text)
-  return name && name.split(' ').length <= LABEL_WORDS ? name : ''
+  const words = name.split(' ').length
+  if (!name || words > LABEL_WORDS || /[:：]\s*\S/.test(name)) return ''
+  return words > 2 && /[.!…]$/.test(name) ? '' : name
+}
+
+/** A control made by script shows a pointer cursor: its text names it, not the field or icon after it. */
+function drawnAsControl(el: Element): boolean {
+  return localNameOf(el) !== 'label' && getComputedStyle(el).cursor === 'pointer'
 }
 
 /** The cell to the left in the field's row, else the header of its column. */
@@ -108,7 +119,7 @@ function fromLine(el: Element): string {
         const tag = localNameOf(element)
         if (tag === 'br' || matchesSelector(element, FIELD_SELECTOR) || queryOne(element, FIELD_SELECTOR)) break
         // A toolbar over an editor is made of controls, not of the editor's label: read past it.
-        if (matchesSelector(element, TOOLBARS) || queryOne(element, CONTROLS)) continue
+        if (matchesSelector(element, TOOLBARS) || queryOne(element, CONTROLS) || drawnAsControl(element)) continue
         if (BLOCK_TAGS.has(tag) && tag !== 'label') {
           // A heading names the field right after it, unless more bare fields follow it under that heading.
           if (!matchesSelector(element, HEADINGS) || !sharesHeading(node)) text = leadText(element)
@@ -150,7 +161,7 @@ function fromAbove(el: Element): string {
     const above = previousElementOf(box)
     if (!above) continue
     // A heading over the box titles a part of the page, not this field (a group's heading is read below).
-    if (matchesSelector(above, HEADINGS) || matchesSelector(above, FIELD_SELECTOR) || queryOne(above, FIELD_SELECTOR) || matchesSelector(above, TOOLBARS) || queryOne(above, CONTROLS)) return ''
+    if (matchesSelector(above, HEADINGS) || matchesSelector(above, FIELD_SELECTOR) || queryOne(above, FIELD_SELECTOR) || matchesSelector(above, TOOLBARS) || queryOne(above, CONTROLS) || drawnAsControl(above)) return ''
     return labelLike(leadText(above))
   }
   return ''
@@ -191,7 +202,10 @@ export function layoutName(el: Element): string {
     const after = fromNext(el)
     if (after) return after
   }
-  return fromTable(el) || fromTerm(el) || fromLine(el) || fromAbove(el) || fromGroup(el)
+  const onItsLine = fromTable(el) || fromTerm(el) || fromLine(el)
+  // A control that is no field (an icon of a post's action bar) is not named after a region it sits
+  // in, whose text it does not hold (the post's): only after its own label on its line.
+  return onItsLine || (isField(el) ? fromAbove(el) || fromGroup(el) : '')
 }
 
 /** Whether an element is a field a person fills in or chooses in (what a layout name may name). */

@@ -1,10 +1,8 @@
 import {
   attributeOf,
   closestTo,
-  firstElementChildOf,
   hasAttr,
   localNameOf,
-  matchesSelector,
   nodeTypeOf,
   parentElementOf,
   queryAll,
@@ -12,6 +10,7 @@ import {
   rootNodeOf,
 } from './dom-safe.ts'
 import { attr, composedParent, inputType } from './dom.ts'
+import { classIconName, COUNT, iconName } from './icon-names.ts'
 import { labelsOf } from './labels.ts'
 import { collapse, shorten, textOf } from './text.ts'
 
@@ -169,72 +168,66 @@ function contentOf(el: Element, role: string, budget: number): string {
   return text
 }
 
-/** Words of an image's file name ("/img/site-logo_dark@2x.png" gives "site logo dark"), hashes and numbers left out. */
-function fileWords(img: Element): string {
-  const src = attr(img, 'src')
-  if (!src || src.startsWith('data:')) return ''
-  let file = src.split(/[?#]/)[0]!.split('/').pop() ?? ''
-  try {
-    file = decodeURIComponent(file)
-  } catch {
-    // A malformed escape: read the name as written.
-  }
-  return words(file.replace(/\.[a-z0-9]{2,5}$/i, ''))
-}
-
-/** The words of an identifier (a file name, an icon's class or symbol), split at case changes and punctuation. */
-function words(text: string): string {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .split(/[^\p{L}\p{N}]+/u)
-    // Digits alone (sizes, counters) and long hex runs (content hashes) name nothing.
-    .filter((word) => word && !/^\d+$/.test(word) && !/^(?=.*\d)[0-9a-f]{8,}$/i.test(word) && !/^\d+x$/i.test(word))
-    .join(' ')
+/** A control's name, and `icon` when its words came from the icon that draws it. */
+export interface Name {
+  name: string
+  from?: 'icon'
 }
 
 export function nameOf(el: Element, role: string, limit: number): string {
+  return accessibleName(el, role, limit).name
+}
+
+export function accessibleName(el: Element, role: string, limit: number): Name {
+  const named = accessibleText(el, role, limit)
+  return typeof named === 'string' ? { name: shorten(named, limit) } : { name: shorten(named.name, limit), from: 'icon' }
+}
+
+/** The name as the page gives it, or as its icon does (then as a `Name`), before it is shortened. */
+function accessibleText(el: Element, role: string, limit: number): string | Name {
   const budget = limit + 40
   const labelledBy = attr(el, 'aria-labelledby')
   if (labelledBy) {
     const text = joinDistinct(byIds(el, labelledBy).map((ref) => textOf(ref, budget, null, true)))
-    if (text) return shorten(text, limit)
+    if (text) return text
   }
   const label = attr(el, 'aria-label')
-  if (label) return shorten(collapse(label), limit)
+  if (label) return collapse(label)
   const labels = labelsOf(el)
   if (labels.length) {
     const text = labelsText(labels, budget, el)
-    if (text) return shorten(text, limit)
+    if (text) return text
   }
   const tag = localNameOf(el)
   const type = inputType(el)
   if (tag === 'img' || tag === 'area' || type === 'image') {
     const alt = attr(el, 'alt')
-    if (alt) return shorten(collapse(alt), limit)
+    if (alt) return collapse(alt)
   }
   if (type === 'submit' || type === 'reset' || type === 'button') {
     const value = (el as HTMLInputElement).value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '')
-    if (value) return shorten(collapse(value), limit)
+    if (value) return collapse(value)
   }
   const title = collapse(attr(el, 'title'))
   if (NAME_FROM_CONTENT.has(role) || tag === 'summary' || tag === 'button' || tag === 'a') {
     const text = contentOf(el, role, budget)
     // A glyph alone ("☆", "▸", "×") is an icon: the title says what it does.
     if (text && (!title || /[\p{L}\p{N}]/u.test(text))) {
-      // A count beside an icon ("0" on a cart) names nothing alone: the icon says what it counts.
-      const icon = /\p{L}/u.test(text) ? '' : svgName(el) || iconClassWords(el)
-      return shorten(icon ? `${icon} ${text}` : abbreviated(text, title) ? `${text} (${title})` : text, limit)
+      // A count beside an icon ("0" on a cart, "1.2K" shares) names nothing alone: the icon says what it counts.
+      const icon = COUNT.test(text) ? iconName(el) || classIconName(el) : ''
+      if (icon) return { name: `${icon} ${text}`, from: 'icon' }
+      return abbreviated(text, title) ? `${text} (${title})` : text
     }
   }
-  if (title) return shorten(title, limit)
+  if (title) return title
   const placeholder = attr(el, 'placeholder') || attr(el, 'aria-placeholder')
-  if (placeholder) return shorten(collapse(placeholder), limit)
+  if (placeholder) return collapse(placeholder)
   // A combobox drawn from a div shows its choice as its text ("Sort: Featured").
   if (role === 'combobox' && tag !== 'input' && tag !== 'select') {
     const text = contentOf(el, role, budget)
-    if (text) return shorten(text, limit)
+    if (text) return text
   }
-  return shorten(hintOf(el, budget), limit)
+  return hintOf(el, budget)
 }
 
 /** Longest text read as an abbreviation: initials on an avatar ("JM"), a toolbar's "B" or "I". */
@@ -246,7 +239,7 @@ function abbreviated(text: string, title: string): boolean {
 }
 
 /** What an otherwise unnamed control still tells: a button's value, its description, its image. */
-function hintOf(el: Element, budget: number): string {
+function hintOf(el: Element, budget: number): string | Name {
   const tag = localNameOf(el)
   if (tag === 'button') {
     const value = collapse(attr(el, 'value'))
@@ -257,40 +250,6 @@ function hintOf(el: Element, budget: number): string {
     const text = joinDistinct(byIds(el, describedBy).map((ref) => textOf(ref, budget, null, true)))
     if (text) return text
   }
-  const img = tag === 'img' || inputType(el) === 'image' ? el : queryOne(el, 'img')
-  if (img) {
-    const words = collapse(attr(img, 'title')) || fileWords(img)
-    if (words) return words
-  }
-  return svgName(el) || iconClassWords(el)
+  const icon = iconName(el)
+  return icon ? { name: icon, from: 'icon' } : ''
 }
-
-/** An inline SVG icon's own name: its `<title>`, its aria-label, or the symbol it uses (`#icon-share`). */
-function svgName(el: Element): string {
-  const svg = localNameOf(el) === 'svg' ? el : queryOne(el, 'svg')
-  if (!svg) return ''
-  const title = svg.querySelector('title')
-  const text = collapse(title?.textContent ?? '') || collapse(attr(svg, 'aria-label'))
-  if (text) return text
-  const use = svg.querySelector('use')
-  const ref = use ? attr(use, 'href') || attr(use, 'xlink:href') : ''
-  if (!ref.includes('#')) return ''
-  const symbol = ref.slice(ref.indexOf('#') + 1)
-  return words(ICON_CLASS.exec(symbol)?.[1] ?? symbol)
-}
-
-/** Class prefixes of icon sets (Font Awesome, Bootstrap, Material, generic `icon-`): what follows names the icon. */
-const ICON_CLASS = /^(?:fa[srlbdt]?|bi|glyphicon|icon|icons?|ico|mdi|ti|ri|la|ion|material-icons)[-_](.+)$/i
-
-/** Words of an icon font's class (`fa fa-star` gives "star", `icon-share-alt` gives "share alt"). */
-function iconClassWords(el: Element): string {
-  const icon = matchesSelector(el, 'i, span, svg, b, em') && !firstElementChildOf(el) ? el : queryOne(el, 'i, span[class*="icon"], [class*="fa-"]')
-  if (!icon) return ''
-  for (const name of Array.from(icon.classList)) {
-    const match = ICON_CLASS.exec(name)
-    // Sizes and styles of a set (`fa-2x`, `fa-fw`, `icon-large`) name no icon.
-    if (match && !/^(?:\d+x|fw|lg|sm|xs|large|small|solid|regular|light|outline|filled|round|sharp|spin)$/i.test(match[1]!)) return words(match[1]!)
-  }
-  return ''
-}
-

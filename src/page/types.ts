@@ -78,8 +78,8 @@ export interface RawElement {
   /** Where in `value` the part the decision request shows starts, when not at its start. */
   shownFrom?: number
   state?: ElementState
-  /** `layout` when the markup names the field nowhere and the name was read beside it. */
-  nameFrom?: 'layout'
+  /** `layout` when the markup names the field nowhere and the name was read beside it; `icon` when it was read from the icon that draws the control. */
+  nameFrom?: 'layout' | 'icon'
   /** A textarea or an editable region: its value may hold several lines. */
   multiline?: true
   operations: ElementCapability[]

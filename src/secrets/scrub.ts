@@ -22,7 +22,7 @@ const CLIP_MARK = /…(?: \([\d,]+ characters\))?$/
  * Keys of an observation that hold the agent's identifiers and hashes, or the kinds its logic reads
  * (a password "password" must not turn `type: 'password'` into a placeholder): never free page text.
  */
-const OWN_KEYS = new Set(['id', 'nodeId', 'fingerprint', 'signature', 'operations', 'kind', 'type', 'role', 'tag', 'nameFrom'])
+const OWN_KEYS = new Set(['id', 'nodeId', 'fingerprint', 'signature', 'operations', 'kind', 'type', 'role', 'tag', 'nameFrom', 'alike'])
 /** Keys whose object's own keys are page text: a form's field names. */
 const PAGE_KEYED = new Set(['fields'])
 
