@@ -8,19 +8,39 @@ import type { Operation } from '../types/index.d.ts'
  * What can be done to a control; the collector lists these per element. `press`: it takes keys (a
  * field, a listbox, a menu, a grid, a slider…); `hover`: hovering it shows something (a menu, a
  * tooltip); `drag`: it can be picked up (a draggable item, a slider's thumb); `drop`: something
- * dragged can be put on it.
+ * dragged can be put on it; `keys`: it reads key presses and holds no value (a terminal, a game's
+ * canvas), so typed text goes to it as keys, one by one.
  */
-export type ElementCapability = 'click' | 'type' | 'select' | 'submit' | 'press' | 'hover' | 'drag' | 'drop'
+export type ElementCapability = 'click' | 'type' | 'select' | 'submit' | 'press' | 'hover' | 'drag' | 'drop' | 'keys'
 
 /**
  * The keys PRESS may press, and nothing else: a model never writes keys as free text (a hostile page
- * could make it "type" a shortcut). Each is what a person presses in a field, a popup or a widget.
+ * could make it "type" a shortcut). The named ones are what a person presses in a field, a popup or a
+ * widget, and are always offered.
  */
-export const PRESS_KEYS = [
+export const NAMED_KEYS = [
   'Enter', 'Escape', 'Tab', 'Shift+Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight',
   'Home', 'End', 'PageUp', 'PageDown', 'Backspace', 'Delete', 'Space', 'Control+A',
 ] as const
-export type PressKey = (typeof PRESS_KEYS)[number]
+
+/** Every printable ASCII character but the space (which is `Space`): a key a game, a terminal or a page's shortcut reads. */
+const CHARACTERS = Array.from({ length: 0x7e - 0x20 }, (_, index) => String.fromCharCode(0x21 + index))
+/** The common shortcuts: a modifier held with a letter (`Control+K` opens a command palette). */
+const SHORTCUTS = ['Control', 'Meta', 'Control+Shift'].flatMap((modifiers) => [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((letter) => `${modifiers}+${letter}`))
+
+/**
+ * Every key PRESS may press: the named keys, then the characters and the shortcuts, which the request
+ * offers only where something on the page takes keys outside a field (they would only lengthen it elsewhere).
+ */
+export const PRESS_KEYS: readonly string[] = [...new Set<string>([...NAMED_KEYS, ...CHARACTERS, ...SHORTCUTS])]
+/** A key of PRESS_KEYS: checked with `isPressKey` wherever one is read from outside (a model, a cache file). */
+export type PressKey = string
+
+const PRESSABLE: ReadonlySet<string> = new Set(PRESS_KEYS)
+
+export function isPressKey(key: string): key is PressKey {
+  return PRESSABLE.has(key)
+}
 
 /** The target of PRESS that is no element: the key goes to whatever holds focus now. */
 export const FOCUSED_TARGET = 'page'
@@ -90,8 +110,9 @@ export const OPERATIONS = {
   TYPE_TEXT: {
     target: { kind: 'element', capability: 'type' },
     // Said outright: helpers playing the model asked whether typing adds to a value, and answered "" to empty a field.
-    criterion: 'type a value into a field, in place of what it holds (the value is written next; to empty a field, PRESS Control+A, then Backspace)',
-    targetQuestion: 'which field should be typed into? IDs are state.elements[].id.',
+    criterion:
+      'type a value into a field, in place of what it holds (the value is written next; to empty a field, PRESS Control+A, then Backspace); into an element that reads keys and is no field (a terminal), the text is pressed key by key',
+    targetQuestion: 'which field, or element that reads keys, should be typed into? IDs are state.elements[].id.',
     input: true,
     activates: false,
     ends: false,
@@ -118,9 +139,10 @@ export const OPERATIONS = {
     detail: {
       kind: 'key',
       question: 'press_key',
-      instructions: 'If the operation is PRESS: which key should be pressed? Enter, Escape, Tab, arrows, Space… as a person would in that field or widget.',
+      instructions:
+        'If the operation is PRESS: which key should be pressed? Enter, Escape, Tab, arrows, Space… as a person would in that field or widget; where the page reads keys itself, also a character (j, ?) or a shortcut (Control+K).',
     },
-    criterion: 'press a key in a field or widget (Enter without submitting a form, Escape to close, arrows to move, Tab, Backspace…)',
+    criterion: 'press a key in a field or widget (Enter without submitting a form, Escape to close, arrows to move, Tab, Backspace…), or a page\'s shortcut',
     targetQuestion: `which element should receive the key? IDs are state.elements[].id; "${FOCUSED_TARGET}" sends it to what holds focus now (state.elements[].focused), or to the page itself when no element holds it.`,
     input: true,
     activates: true,

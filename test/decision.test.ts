@@ -1,5 +1,5 @@
 import test from 'ava'
-import { PRESS_KEYS } from '../src/operations.ts'
+import { NAMED_KEYS } from '../src/operations.ts'
 import { InvalidResponseDataError, NoObjectGeneratedError } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import type { Experimental_DecisionModelV4Answer, Experimental_DecisionModelV4Result } from '@ai-sdk/provider'
@@ -62,7 +62,7 @@ function answers(overrides: Record<string, unknown> = {}): Record<string, Experi
     submit_target: choice(['e3'], 'e3', 1),
     select_target: choice(['e4:o2'], 'e4:o2', 1),
     press_target: choice(['page'], 'page', 1),
-    press_key: choice([...PRESS_KEYS], 'Enter'),
+    press_key: choice([...NAMED_KEYS], 'Enter'),
     scroll_down_target: choice(['page'], 'page', 1),
     risk: { type: 'boolean', probability: 0.05 },
     ...(overrides as Record<string, Experimental_DecisionModelV4Answer>),
@@ -492,7 +492,8 @@ test('decisions: false reads PRESS\'s key, and stops on a key not in the list be
 })
 
 test('the decision model\'s PRESS reads its key head; a key head it did not use is never checked', async (t) => {
-  const keys = [...PRESS_KEYS]
+  // No element of the observation reads keys outside a field: the named keys are offered.
+  const keys = [...NAMED_KEYS]
   const { decision } = await decideWith({
     answers: answers({ operation: choice(OFFERED, 'PRESS'), press_key: choice(keys, 'Tab', 0.6) }),
   })

@@ -7,6 +7,7 @@ import { LIMITS } from '../src/collector/limits.ts'
 import type { RecentAction } from '../src/decision/decision.ts'
 import { buildDecisionRequest } from '../src/decision/decision-request.ts'
 import { REQUEST_LIMITS } from '../src/decision/request-bounds.ts'
+import { NAMED_KEYS, PRESS_KEYS, type ElementCapability } from '../src/operations.ts'
 import { textPrompt } from '../src/decision/write-text.ts'
 import agent from '../src/index.ts'
 import { evaluationRequest } from '../src/profiling/evaluate-goal.ts'
@@ -187,6 +188,22 @@ test('the final bound: text, then the oldest actions, then the last controls giv
   t.is(crowdedState.elements.length + crowdedState.page.omitted_controls, 250)
   t.deepEqual(crowdedState.elements.map((element) => element.id), wide.slice(0, crowdedState.elements.length).map((element) => element.id))
   t.deepEqual(Object.keys((crowded.questions.click_target as { criteria: object }).criteria), crowdedState.elements.map((element) => element.id))
+})
+
+test('the final bound: a page that reads keys is offered every key, its request fits, and a page that does not keeps the named keys', (t) => {
+  const observation = pageObservation({ url: 'http://127.0.0.1/', title: 'Full', text: fullText, elements: fullElements })
+  const plain = buildDecisionRequest({ goal: 'Fill in the form.', observation, recent: fullRecent })
+  t.deepEqual(Object.keys((plain.questions.press_key as { criteria: object }).criteria), [...NAMED_KEYS])
+  // Every control reads keys as a terminal does, and the document too: all of them are PRESS and TYPE_TEXT targets.
+  const terminals = fullElements.map((element) => ({ ...element, role: 'generic', tag: 'div', operations: ['click', 'type', 'press', 'keys'] as ElementCapability[] }))
+  const keyed = buildDecisionRequest({ goal: 'Fill in the form.', observation: { ...observation, elements: terminals, keysOnPage: true }, recent: fullRecent })
+  const keys = JSON.stringify(keyed.questions.press_key)
+  // As object keys, the digits come first: which keys are offered is what counts.
+  t.deepEqual(Object.keys((keyed.questions.press_key as { criteria: object }).criteria).sort(), [...PRESS_KEYS].sort())
+  t.log(`the key question: ${keys.length} characters`)
+  t.true(keys.length < 3_000, `the key question is ${keys.length} characters`)
+  const size = JSON.stringify({ state: keyed.state, questions: keyed.questions }).length
+  t.true(size < REQUEST_LIMIT, `the request is ${size} characters`)
 })
 
 test('the final bound: long values of control characters, kept at 4,000 characters each, are shown in parts of 1,000 and every request fits', (t) => {

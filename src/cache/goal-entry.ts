@@ -119,7 +119,7 @@ const recordedStep = z.object({
   target: recordedTarget.optional(),
   scroll: bounded(ENTRY_BOUNDS.label).optional(),
   option: bounded(ENTRY_BOUNDS.label).optional(),
-  key: z.enum(PRESS_KEYS).optional(),
+  key: z.enum(PRESS_KEYS as [string, ...string[]]).optional(),
   onFocus: z.literal(true).optional(),
   to: z.union([z.enum(DRAG_MOVES as [string, ...string[]]), recordedTarget]).optional(),
   text: bounded(ENTRY_BOUNDS.text).optional(),

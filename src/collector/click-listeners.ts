@@ -13,6 +13,8 @@ const CLICK_EVENTS = new Set(['click', 'dblclick', 'auxclick', 'mousedown', 'mou
 const PRESS_EVENTS = new Set(['mousedown', 'pointerdown', 'touchstart', 'dragstart'])
 /** The events by which hovering an element shows something (a menu, a tooltip). */
 const HOVER_EVENTS = new Set(['mouseenter', 'mouseover', 'pointerenter', 'pointerover'])
+/** The events by which an element (or the page) reads key presses itself. */
+const KEY_EVENTS = new Set(['keydown', 'keypress', 'keyup'])
 /** The events of a place something dragged can be dropped on. */
 const DROP_EVENTS = new Set(['drop', 'dragover', 'dragenter'])
 /**
@@ -42,6 +44,8 @@ export interface ListenerCache {
   window?: Promise<string>
   /** The document or the window listens to the pointer's moves, as of the last lookup. */
   pointerEverywhere: boolean
+  /** The document or the window listens for keys, as of the last lookup. */
+  keysEverywhere?: boolean
   /** Handle by backend node ID; null for a node that is not an element of this frame. */
   nodes: Map<number, ElementHandle<Element> | null>
   /** What the last observation of this document was handed: the next one starts from it. */
@@ -108,15 +112,18 @@ async function readListeners(frame: Frame, cache: ListenerCache): Promise<{ list
 
 const listensToPointer = (types: Iterable<string>) => [...types].some((type) => POINTER_EVENTS.has(type))
 
+const listensToKeys = (types: Iterable<string>) => [...types].some((type) => KEY_EVENTS.has(type))
+
 /**
  * What a node's listener types make it: `c` clickable, `d` draggable, `h` hoverable, `o` a drop target,
- * `m` one that follows the pointer's moves; '' for none.
+ * `m` one that follows the pointer's moves, `k` one that reads keys; '' for none.
  */
 function kindsOf(types: ReadonlySet<string>): string {
   const has = (events: ReadonlySet<string>) => [...types].some((type) => events.has(type))
   const click = types.has('click') || types.has('dblclick') || types.has('auxclick')
   const pointer = listensToPointer(types) ? 'm' : ''
-  return `${has(CLICK_EVENTS) ? 'c' : ''}${(has(PRESS_EVENTS) && !click) || types.has('dragstart') ? 'd' : ''}${has(HOVER_EVENTS) ? 'h' : ''}${has(DROP_EVENTS) ? 'o' : ''}${pointer}`
+  const keys = listensToKeys(types) ? 'k' : ''
+  return `${has(CLICK_EVENTS) ? 'c' : ''}${(has(PRESS_EVENTS) && !click) || types.has('dragstart') ? 'd' : ''}${has(HOVER_EVENTS) ? 'h' : ''}${has(DROP_EVENTS) ? 'o' : ''}${pointer}${keys}`
 }
 
 /**
@@ -181,6 +188,7 @@ async function lookUp(frame: Frame, cache: ListenerCache, fresh: boolean): Promi
   const found = listenedIds(read.listeners)
   // The document is no element to hand over: its listeners count for every control, as the window's do.
   cache.pointerEverywhere = found.get(read.documentNode)?.includes('m') === true || listensToPointer(read.windowTypes)
+  cache.keysEverywhere = found.get(read.documentNode)?.includes('k') === true || listensToKeys(read.windowTypes)
   found.delete(read.documentNode)
   const ids = [...found.keys()]
   for (const [id, handle] of cache.nodes) {

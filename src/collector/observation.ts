@@ -117,6 +117,8 @@ export interface Observation {
   popups: string[]
   /** Equal signatures mean nothing the agent can see changed. */
   signature: string
+  /** The top document or its window listens for keys: the page reads key presses wherever focus is (its shortcuts). */
+  keysOnPage?: true
 }
 
 /** An observation plus what the executor needs to act on it. */

@@ -352,6 +352,7 @@ async function observeFrames(page: Page, popups: string[], memory: CollectorMemo
   }
 
   const merged = mergeFrames(placed, popups)
+  if (memory.listeners.get(top.frame)?.keysEverywhere) merged.observation.keysOnPage = true
   const snapshot: CollectorSnapshot = {
     observation: merged.observation,
     handles: new Map(),

@@ -5,7 +5,7 @@ import { describeElement } from '../collector/describe-element.ts'
 import { LIMITS } from '../collector/limits.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { clip, windowOf } from '../clip.ts'
-import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
+import { DRAG_MOVES, exclusionKey, FOCUSED_TARGET, NAMED_KEYS, OPERATION_NAMES, PRESS_KEYS, specOf } from '../operations.ts'
 import { checklistQuestions } from './checklist-questions.ts'
 import type { ChecklistLine, RecentAction } from './decision.ts'
 import { dropFirst, dropLast, fitRequest, REQUEST_LIMITS, shortenText, sizeOf, type Part } from './request-bounds.ts'
@@ -121,7 +121,7 @@ function assemble(context: StateContext, observation: Observation, elements: rea
   for (const operation of OPERATION_NAMES) {
     const choices = targetChoices(operation, observation, elements, exclude)
     if (choices.length > 0) heads[operation] = head(operation, choices)
-    const detail = heads[operation] && detailHead(operation, elements)
+    const detail = heads[operation] && detailHead(operation, observation, elements)
     if (detail) details[operation] = detail
   }
   // Those with a target are offered only when one is; the others always are.
@@ -181,12 +181,17 @@ function targetChoices(
 }
 
 /** The options of an operation's detail question: every key, or the drop targets and the moves. */
-function detailHead(operation: Operation, elements: readonly ObservedElement[]): DetailHead | undefined {
+function detailHead(operation: Operation, observation: Observation, elements: readonly ObservedElement[]): DetailHead | undefined {
   const detail = specOf(operation).detail
   if (!detail) return undefined
-  if (detail.kind === 'key') return { question: detail.question, options: [...PRESS_KEYS] }
+  if (detail.kind === 'key') return { question: detail.question, options: [...(takesKeys(observation, elements) ? PRESS_KEYS : NAMED_KEYS)] }
   const drops = elements.filter((element) => element.operations.includes('drop')).map((element) => element.id)
   return { question: detail.question, options: [...drops, ...DRAG_MOVES] }
+}
+
+/** Something on the page reads keys outside a field (a terminal, a game, the page's shortcuts): every key is offered. */
+function takesKeys(observation: Observation, elements: readonly ObservedElement[]): boolean {
+  return observation.keysOnPage === true || elements.some((element) => element.operations.includes('keys'))
 }
 
 function head(operation: Operation, options: [string, TargetChoice][]): TargetHead {

@@ -6,7 +6,7 @@ import type { Decision } from '../decision/decision.ts'
 import { specOf, type PageOperation } from '../operations.ts'
 import { outcomeOf, type ActionInput, type ActionOutcome } from './action.ts'
 import { drag } from './drag.ts'
-import { clickTarget, focusTarget, hoverTarget, pointOf, pressEnter, type Gate, type InputResult, type Point } from './guarded-input.ts'
+import { clickTarget, focusTarget, hoverTarget, pointOf, pressEnter, typedByKeys, typeKeys, type Gate, type InputResult, type Point } from './guarded-input.ts'
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { isDocumentGone } from '../base/gone.ts'
@@ -119,6 +119,10 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
 // Text entry checks twice: once before focusing, and again after focus, right before inserting.
 async function typeText(input: ActionInput): Promise<ActionOutcome> {
   if (input.text === undefined) throw new Error('TYPE_TEXT needs a value to write, and none was given.')
+  const asKeys = input.element?.operations.includes('keys') === true
+  if (asKeys && !typedByKeys(input.text)) {
+    throw new Error(`TYPE_TEXT into ${input.decision.target} goes as key presses, and the text holds a character no key types: nothing was typed.`)
+  }
   const before = await checkTarget(input)
   if (!before.fresh) return { acted: false, stale: before.reason }
   input.signal?.throwIfAborted()
@@ -126,6 +130,8 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   const after = await checkTarget(input, { focused: true })
   if (!after.fresh) return { acted: false, stale: `after focus: ${after.reason}` }
   input.signal?.throwIfAborted()
+  // An element that reads keys gets each of them, every one watched to reach it.
+  if (asKeys) return outcomeOf(await typeKeys(input.page, after.handle, input.text), after.handle)
   // Focus is checked once more in the same task as the insertion, so nothing can take it in between.
   const result = await callInFrame(after.handle.frame, 'replaceFocusedValue', after.handle, input.text)
   if (!result.ok) return { acted: false, stale: result.reason }

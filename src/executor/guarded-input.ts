@@ -1,5 +1,5 @@
 import type { ElementHandle, JSHandle, KeyInput, Page, Point } from 'puppeteer-core'
-import type { PressKey } from '../operations.ts'
+import { isPressKey, type PressKey } from '../operations.ts'
 import { browserHitTest, hitFacts, type HitFacts, type HitResult } from './browser-hit-test.ts'
 import { isDocumentGone } from '../base/gone.ts'
 import { frameSession } from '../browser/isolated-world.ts'
@@ -262,9 +262,9 @@ export async function pressEnter(page: Page, handle: ElementHandle<Element>): Pr
 }
 
 /**
- * Presses one of PRESS_KEYS in the target, which must hold focus (the caller has checked it) and
- * receive it; with `exact`, the target itself and nothing inside it (the page's body, when no control
- * held focus).
+ * Presses one of PRESS_KEYS (or, typing keys, a character of a keyboard) in the target, which must
+ * hold focus (the caller has checked it) and receive it; with `exact`, the target itself and nothing
+ * inside it (the page's body, when no control held focus).
  */
 export async function pressKey(page: Page, handle: ElementHandle<Element>, key: PressKey, exact = false): Promise<InputResult> {
   return watched(
@@ -278,8 +278,34 @@ export async function pressKey(page: Page, handle: ElementHandle<Element>, key: 
   )
 }
 
-/** The keys of a chord (`Shift+Tab`), modifiers held while the last is pressed, and released in any case. */
+/**
+ * Types `text` into the target as key presses, one character after another, each watched as PRESS's
+ * key is: typing stops at the first key that did not reach the target. For an element that reads keys
+ * and holds no value (a terminal), where a field's value would be set whole.
+ */
+export async function typeKeys(page: Page, handle: ElementHandle<Element>, text: string, exact = false): Promise<InputResult> {
+  let result: InputResult = { done: true }
+  for (const character of text) {
+    result = await pressKey(page, handle, KEY_OF_CHARACTER.get(character) ?? character, exact)
+    if (!result.done) return result
+  }
+  return result
+}
+
+/** The characters typed by a named key of their own. */
+const KEY_OF_CHARACTER = new Map([[' ', 'Space'], ['\n', 'Enter'], ['\t', 'Tab']])
+
+/** Whether every character of `text` is one a keyboard types (what `typeKeys` can send as key presses). */
+export function typedByKeys(text: string): boolean {
+  return [...text].every((character) => KEY_OF_CHARACTER.has(character) || isPressKey(character))
+}
+
+/**
+ * The keys of a chord (`Shift+Tab`), modifiers held while the last is pressed, and released in any
+ * case; a single character (`+` too) is pressed as it is.
+ */
 async function typeChord(page: Page, key: PressKey): Promise<void> {
+  if (key.length === 1) return page.keyboard.press(key as KeyInput)
   const parts = key.split('+') as KeyInput[]
   const last = parts.pop()!
   const held: KeyInput[] = []

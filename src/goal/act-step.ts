@@ -3,7 +3,7 @@ import type { ActionOutcome, CheckFreshness } from '../executor/act.ts'
 import { perform, type WhileSettling } from '../executor/perform.ts'
 import type { RunSignal } from '../call/run-signal.ts'
 import type { Settings } from '../options.ts'
-import { fillPlaceholders } from '../secrets/placeholders.ts'
+import { fillPlaceholders, namesSecret } from '../secrets/placeholders.ts'
 import type { Page } from 'puppeteer-core'
 import type { RunListeners } from './run-listeners.ts'
 import type { Step } from './step.ts'
@@ -30,6 +30,11 @@ export interface Acted {
 /** Carries the step out; its trace entry keeps the time it took. Throws what the input threw. */
 export async function actStep(step: Step, snapshot: Snapshot, text: string | undefined, context: ActContext): Promise<Acted> {
   const { run, settings } = context
+  // Keys go to a page's own listener, which may show them as they come (a terminal echoes them): a
+  // secret goes only into a field, which holds it as its value.
+  if (text !== undefined && step.element?.operations.includes('keys') && namesSecret(text, settings.secrets)) {
+    throw new Error(`TYPE_TEXT wrote a secret for ${step.named}, which reads keys and is no field: a secret is typed only into a field, and nothing was typed.`)
+  }
   const input = {
     page: context.page,
     snapshot,

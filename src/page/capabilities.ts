@@ -4,7 +4,7 @@ import { attributeOf, childrenOf, hasAttr, localNameOf, ownerDocumentOf, parentE
 import { attr, inputType } from './dom.ts'
 import { callCache } from './layout.ts'
 import { COMPOSITE_ROLES, focusableComposite, isCandidate, multipleListbox } from './names.ts'
-import { hasHandlerAttribute } from './script-controls.ts'
+import { focusable, hasHandlerAttribute } from './script-controls.ts'
 
 // What a person can do with a control besides clicking it: type into it, choose from it, submit it,
 // press keys in it, hover it, drag it, drop something on it. Read from the markup, from the listeners
@@ -29,9 +29,10 @@ export interface InputSignals {
   hover: ReadonlySet<Element>
   drag: ReadonlySet<Element>
   drop: ReadonlySet<Element>
+  keys: ReadonlySet<Element>
 }
 
-export const NO_SIGNALS: InputSignals = { click: new Set(), hover: new Set(), drag: new Set(), drop: new Set() }
+export const NO_SIGNALS: InputSignals = { click: new Set(), hover: new Set(), drag: new Set(), drop: new Set(), keys: new Set() }
 
 /** Ancestors whose hover or drop listener a control shares: hovering a menu's label hovers its item too. */
 const ANCESTOR_REACH = 3
@@ -91,6 +92,14 @@ function takesKeys(el: Element, role: string): boolean {
   // A listbox or menu takes keys only where it holds focus itself; its items otherwise.
   if (COMPOSITE_ROLES.has(role)) return focusableComposite(el)
   return KEY_ROLES.has(role)
+}
+
+/**
+ * An element that reads keys itself and holds no value (a terminal, a game's canvas): a person tabs to
+ * it and types, and the page's listener takes each key. A field's keys go into its value instead.
+ */
+function readsKeys(el: Element, role: string, signals: InputSignals): boolean {
+  return signals.keys.has(el) && focusable(el) && !FORM_FIELDS.has(localNameOf(el)) && !takesText(el, role)
 }
 
 function isSlider(el: Element, role: string): boolean {
@@ -225,7 +234,8 @@ function hoverable(el: Element, signals: InputSignals): boolean {
 /** What can be done to the control, in the operations table's terms. */
 export function capabilitiesOf(el: Element, role: string, signals: InputSignals = NO_SIGNALS): ElementCapability[] {
   const capabilities = basic(el, role, signals)
-  if (takesKeys(el, role)) capabilities.push('press')
+  if (readsKeys(el, role, signals)) capabilities.push('type', 'press', 'keys')
+  else if (takesKeys(el, role)) capabilities.push('press')
   if (hoverable(el, signals)) capabilities.push('hover')
   const drags = draggable(el, role, signals)
   if (drags) capabilities.push('drag')

@@ -10,7 +10,7 @@ import { useHeadings } from './nearby.ts'
 import { copyFound, walkChanges, type Found } from './page-walk.ts'
 import { frameWatch, keepWalk, noteObserved, takeChanges, trustedPlacements } from './frame-watch.ts'
 import { offer, type Visible } from './offer.ts'
-import { pointerCursor, pointerOwner } from './script-controls.ts'
+import { focusable, pointerCursor, pointerOwner } from './script-controls.ts'
 import { nodeIdOf, registry } from './node-ids.ts'
 import { scrollersAround } from './scrollers.ts'
 import { shorten } from './text.ts'
@@ -110,7 +110,7 @@ function inDocumentOrder(ordered: Element[], added: Element[]): Element[] {
  * The listened elements by what their listeners are for (`ObserveRequest.listenedKinds`). A click,
  * drag or drop listener makes an element a control by script; a hover listener adds what can be done.
  * A press listener with no click on a list of alike items (a sortable list's) stands for its items:
- * each is what a person picks up.
+ * each is what a person picks up. A key listener makes a control of an element a person can tab to.
  */
 function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened: Set<Element>; signals: InputSignals; pointer: Set<Element> } {
   const listened = new Set<Element>()
@@ -119,6 +119,7 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
   const hover = new Set<Element>()
   const drag = new Set<Element>()
   const drop = new Set<Element>()
+  const keys = new Set<Element>()
   nodes.forEach((node, index) => {
     const kind = kinds[index] ?? 'c'
     if (kind.includes('c')) click.add(node)
@@ -126,11 +127,12 @@ function listenersByKind(nodes: Element[], kinds: readonly string[]): { listened
     if (kind.includes('o')) drop.add(node)
     if (kind.includes('d')) drag.add(node)
     if (kind.includes('m')) pointer.add(node)
+    if (kind.includes('k')) keys.add(node)
     const items = kind.includes('d') && LISTS.has(localNameOf(node)) ? itemsOf(node) : [node]
     if (items[0] !== node) for (const item of items) listened.add(item)
-    else if (kind.includes('c') || kind.includes('d') || kind.includes('o')) listened.add(node)
+    else if (kind.includes('c') || kind.includes('d') || kind.includes('o') || (kind.includes('k') && focusable(node))) listened.add(node)
   })
-  return { listened, signals: { click, hover, drag, drop }, pointer }
+  return { listened, signals: { click, hover, drag, drop, keys }, pointer }
 }
 
 /**

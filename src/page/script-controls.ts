@@ -60,7 +60,8 @@ export function hasHandlerAttribute(el: Element): boolean {
   return HANDLER_ATTRIBUTES.some((name) => hasAttr(el, name))
 }
 
-function focusable(el: Element): boolean {
+/** Focusable on purpose (`tabindex` ≥ 0): a person can tab to it and type to it. */
+export function focusable(el: Element): boolean {
   const value = attr(el, 'tabindex')
   return value !== '' && Number(value) >= 0
 }
@@ -70,7 +71,8 @@ function focusable(el: Element): boolean {
  * listener or handler attribute), 'focusable', 'state' (an ARIA state of a control), or null.
  */
 export function scriptSignal(el: Element, listened: ReadonlySet<Element>, hints: ReadonlySet<Element>): 'listener' | 'focusable' | 'state' | null {
-  if (NEVER.has(localNameOf(el))) return null
+  // A canvas is the page's drawing, except one a person can tab to whose keys the page reads (a game's).
+  if (NEVER.has(localNameOf(el)) && !(localNameOf(el) === 'canvas' && listened.has(el) && focusable(el))) return null
   if (listened.has(el)) return 'listener'
   if (!hints.has(el)) return null
   // A draggable element is picked up and dropped by a person: its dragstart handler needs no click.

@@ -53,6 +53,11 @@ export function fillPlaceholders(text: string, secrets: readonly Secret[]): stri
   return text.replace(IN_TEXT, (written, name: string) => byName.get(name) ?? written)
 }
 
+/** Whether `text` holds the placeholder of a known secret. */
+export function namesSecret(text: string, secrets: readonly Secret[]): boolean {
+  return fillPlaceholders(text, secrets) !== text
+}
+
 function kindOf(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
