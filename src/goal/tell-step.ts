@@ -1,4 +1,4 @@
-import type { DialogRecord, PendingAction } from '../../types/index.d.ts'
+import type { DialogRecord, PendingAction, TraceEntry } from '../../types/index.d.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { RecentAction } from '../decision/decision.ts'
 import type { DecidedStep } from '../record/run-listener.ts'
@@ -37,9 +37,10 @@ export function pendingAction(step: DecidedStep, text: string | undefined): Pend
 }
 
 /** The action as the next request's history tells it. */
-export function recentAction(step: DecidedStep, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
+export function recentAction(step: DecidedStep & { entry: Pick<TraceEntry, 'edit'> }, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
   const action: RecentAction = { operation: step.decision.operation, outcome, ...targetFields(step) }
   if (text !== undefined) action.text = text
+  if (step.entry.edit) action.edit = step.entry.edit
   if (detail) action.detail = detail
   return action
 }
