@@ -302,6 +302,13 @@ export interface DialogRecord {
   accepted: boolean
 }
 
+/**
+ * A change to part of a field's value, as the text model writes it beside its `text`: `replace` the
+ * quoted passage with the text, `insert_after` it, or `append` the text at the end. The passage must be
+ * in the value exactly once.
+ */
+export type TextEdit = { mode: 'replace' | 'insert_after'; quote: string } | { mode: 'append' }
+
 export interface TraceEntry {
   /** 1-based decision request number; for a step replayed from the cache, the requests made before it. */
   request: number
@@ -330,10 +337,14 @@ export interface TraceEntry {
   staleReason?: string
   /** The observation after the action differs from the one before it. */
   pageChanged: boolean
-  /** The value typed for TYPE_TEXT. Treat traces as private data. */
+  /** The value typed for TYPE_TEXT (with `edit`: the new text of the part edited). Treat traces as private data. */
   text?: string
   /** The note the text model wrote with this decision (`decisions: false`), secrets scrubbed. */
   note?: string
+  /** For a TYPE_TEXT that changed part of the field's value: how, and the passage quoted. */
+  edit?: TextEdit
+  /** Why the executor refused the action before any input (an edit's quoted passage not in the field exactly once). */
+  refused?: string
   decisionMs: number
   textMs?: number
   /** Time to observe the page this decision was made on. */

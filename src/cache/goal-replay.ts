@@ -1,4 +1,4 @@
-import type { CacheStatus, ChecklistItem } from '../../types/index.d.ts'
+import type { CacheStatus, ChecklistItem, TraceEntry } from '../../types/index.d.ts'
 import type { Observation } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import { FOCUSED_TARGET, specOf } from '../operations.ts'
@@ -130,7 +130,7 @@ export class GoalReplay {
   }
 
   /** A step acted on the page, replayed or decided, in the order taken. */
-  record(step: DecidedStep & { typedPassword?: true }, text: string | undefined, cached: boolean): void {
+  record(step: DecidedStep & { typedPassword?: true; entry?: Pick<TraceEntry, 'edit'> }, text: string | undefined, cached: boolean): void {
     if (!cached && this.#entry && this.#handedOver === undefined) this.#modelActed = true
     const { decision, element, observation } = step
     const recorded: RecordedStep = {
@@ -150,7 +150,9 @@ export class GoalReplay {
       this.#typed.push(text)
       // A field that was a password when typed into (it may have turned into one after it was observed).
       if (element?.type === 'password' || step.typedPassword) this.#typedPassword = true
-      else if (this.#settings.typedValues) recorded.text = text
+      // An edit of part of a value is not stored: it was placed by the value the field held then, so
+      // at replay the text model writes it again from the value the field holds by then.
+      else if (this.#settings.typedValues && !step.entry?.edit) recorded.text = text
     }
     if (decision.risk !== undefined) recorded.risk = decision.risk
     this.#steps.push(recorded)

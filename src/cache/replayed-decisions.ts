@@ -75,6 +75,7 @@ export class ReplayedDecisions implements RunListener {
     if (!replay) return
     if (step.acted) replay.record(step, step.entry.text, step.replayed)
     else if (step.replayed && step.entry.stale) replay.handOver(`the replayed ${step.named} was stale: ${step.entry.staleReason}`)
+    else if (step.replayed && step.entry.refused !== undefined) replay.handOver(`the replayed ${step.named} was refused: ${step.entry.refused}`)
     else if (step.replayed && step.entry.approved === false) replay.handOver(`approve declined the replayed ${step.named}`)
   }
 

@@ -9,9 +9,9 @@ import { specOf } from '../operations.ts'
 // state was not there on the observation the input was chosen on, or the control holding it arrived
 // after an input, or the agent put input into the control itself.
 
-/** An entry whose input reached the page: not stale, not declined, and an operation that is input (WAIT is not). */
+/** An entry whose input reached the page: not stale, not refused, not declined, and an operation that is input (WAIT is not). */
 export function landed(entry: TraceEntry): boolean {
-  return !entry.stale && entry.approved !== false && specOf(entry.operation).input
+  return !entry.stale && entry.refused === undefined && entry.approved !== false && specOf(entry.operation).input
 }
 
 export class RunEvidence {

@@ -250,13 +250,15 @@ export function tellRecent(recent: readonly RecentAction[]): JSONObject[] {
 /**
  * An action as every request tells it (a recent action, a trace entry): by name, since old snapshot
  * IDs mean nothing in a later observation, with the start of the typed value as it was typed and how
- * many characters were left out after it (as a long field value is shown); then what the caller adds.
+ * many characters were left out after it (as a long field value is shown), and for an edit of part of
+ * a value how it was edited and the start of the passage quoted, likewise; then what the caller adds.
  */
 export function tellAction(
-  action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'key' | 'to' | 'text'>,
+  action: Pick<RecentAction, 'operation' | 'targetName' | 'option' | 'key' | 'to' | 'text' | 'edit'>,
   after: Record<string, JSONValue | undefined>,
 ): JSONObject {
   const typed = action.text === undefined ? undefined : windowOf(action.text, 0, REQUEST_LIMITS.actionText)
+  const quoted = action.edit?.mode === 'append' || action.edit === undefined ? undefined : windowOf(action.edit.quote, 0, REQUEST_LIMITS.actionText)
   return compact({
     operation: action.operation,
     target_name: action.targetName,
@@ -265,6 +267,9 @@ export function tellAction(
     to: action.to,
     text: typed?.part,
     text_omitted: typed && typed.after > 0 ? { before: 0, after: typed.after } : undefined,
+    edit: action.edit?.mode,
+    quote: quoted?.part,
+    quote_omitted: quoted && quoted.after > 0 ? { before: 0, after: quoted.after } : undefined,
     ...after,
   })
 }

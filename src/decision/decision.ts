@@ -1,4 +1,4 @@
-import type { ChecklistDispute, Operation } from '../../types/index.d.ts'
+import type { ChecklistDispute, Operation, TextEdit } from '../../types/index.d.ts'
 import type { PressKey } from '../operations.ts'
 import type { RequestImage } from '../vision/request-image.ts'
 
@@ -16,7 +16,9 @@ export interface RecentAction {
   /** For DRAG: the destination's name then, or the move (`right-25`). */
   to?: string
   text?: string
-  outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'dialog' | 'declined' | 'not_verified'
+  /** For a TYPE_TEXT that changed part of the value: how; `text` is the new text of that part. */
+  edit?: TextEdit
+  outcome: 'page_changed' | 'no_change' | 'stale_discarded' | 'refused' | 'dialog' | 'declined' | 'not_verified'
   /** Short detail: the stale check that failed, the dialog text, the URL it led to, what a scroll brought into view. */
   detail?: string
   /** The note the model wrote with this decision (scrubbed): model text, never evidence. */

@@ -1,4 +1,5 @@
 import type { JSONObject } from '@ai-sdk/provider'
+import type { TextEdit } from '../../types/index.d.ts'
 import { z } from 'zod'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
@@ -14,8 +15,12 @@ import { compact } from '../base/compact.ts'
 import { tellRecent } from './decision-request.ts'
 import { dropFirst, dropLast, fitRequest, shortenText, sizeOf, type Part } from './request-bounds.ts'
 
-// The value typed for TYPE_TEXT, written by the text model. Anything but exactly `{ "text": "…" }`
-// with a usable string fails closed: nothing is typed.
+// The value typed for TYPE_TEXT, written by the text model: the field's whole value, or with `edit`
+// a change to part of it (adding a row to a long page must not mean retyping the page). The edit is a
+// mode of TYPE_TEXT, not an operation of its own: the decision model chooses the field to write into,
+// and the text model, which reads the field's value, chooses whether to write it whole or in part;
+// the decision request and the cache's matching stay as they are. Anything but exactly the schema's
+// object with usable strings fails closed: nothing is typed.
 
 /** Longest text typed: a field kept whole (`LIMITS.keptValueLimit`) written anew, with room to grow. */
 export const MAX_TEXT_LENGTH = 5_000
@@ -25,12 +30,23 @@ export const MAX_TEXT_LENGTH = 5_000
  */
 export const TEXT_MAX_OUTPUT_TOKENS = 2_048
 
-const replySchema = z.strictObject({
-  text: z
-    .string()
-    .max(MAX_TEXT_LENGTH)
-    .refine((text) => text.trim().length > 0, 'must not be empty'),
-})
+const EDIT_MODES = ['replace', 'insert_after', 'append'] as const
+
+const replySchema = z
+  .strictObject({
+    text: z.string().max(MAX_TEXT_LENGTH),
+    edit: z.enum(EDIT_MODES).optional(),
+    quote: z.string().min(1).max(MAX_TEXT_LENGTH).optional(),
+  })
+  .superRefine((reply, context) => {
+    const quoted = reply.edit === 'replace' || reply.edit === 'insert_after'
+    if (quoted !== (reply.quote !== undefined)) {
+      context.addIssue({ code: 'custom', path: ['quote'], message: quoted ? `edit "${reply.edit}" needs the quoted passage` : 'a quote goes only with edit "replace" or "insert_after"' })
+    }
+    // A whole value cannot be empty (PRESS empties a field); a replaced passage may be deleted.
+    if (reply.edit === undefined && reply.text.trim() === '') context.addIssue({ code: 'custom', path: ['text'], message: 'must not be empty' })
+    if ((reply.edit === 'insert_after' || reply.edit === 'append') && reply.text === '') context.addIssue({ code: 'custom', path: ['text'], message: 'must not be empty for an insertion' })
+  })
 
 /** Other fields' values the request carries: enough for a form, and a page of inputs cannot grow it. */
 export const OTHER_FIELDS = 30
@@ -41,9 +57,10 @@ const INSTRUCTIONS = [
   'You write the exact text to type into one field of a web page, to move it toward the goal.',
   'Take values from the goal. When the goal says to copy or use something shown on the page, take it from the page text or from the other fields\' values (other_fields), exactly as shown.',
   'Do not invent personal information.',
-  'The text replaces what the field holds, and cannot be empty. It is typed exactly as you write it, every line break and space included: to change part of a field, write its whole value (field.value) with only that part changed.',
+  'The text is typed exactly as you write it, every line break and space included. {"text": "..."} replaces what the field holds, and cannot be empty.',
+  'To change part of a long value, write only the change: {"edit": "replace", "quote": "<passage>", "text": "<what takes its place>"} (an empty text deletes the passage), {"edit": "insert_after", "quote": "<passage>", "text": "<what goes right after it>"}, or {"edit": "append", "text": "<what goes at the end>"}. The quote is copied exactly from field.value and must appear in it once: quote a whole line, or more, rather than a word.',
   'A value (field.value, other_fields) is exactly what the field holds, line breaks and spaces included; of a long value only a part is shown, and value_omitted counts the characters left out before and after it.',
-  'Reply with exactly one JSON object {"text": "..."} and nothing else.',
+  'Reply with exactly one JSON object of these and nothing else.',
 ].join('\n')
 
 // Only with `secrets`: the model writes a placeholder, and the executor types the value it stands for.
@@ -67,7 +84,9 @@ export interface TextSettings extends LanguageSettings {
 }
 
 export interface WrittenText {
+  /** The whole value, or with `edit` the text of the part edited. */
   text: string
+  edit?: TextEdit
   textMs: number
 }
 
@@ -91,7 +110,10 @@ export async function writeText(input: WriteTextInput): Promise<WrittenText> {
     // field nor what was wrong with the reply.
     throw new Error(`The text model gave no usable value to type into "${clip(input.target.name, 80)}" (${invalidReplyReason(error as Error)}): nothing was typed.`, { cause: error })
   }
-  return { text: reply.text, textMs: Math.round(performance.now() - started) }
+  const textMs = Math.round(performance.now() - started)
+  if (reply.edit === undefined) return { text: reply.text, textMs }
+  const edit: TextEdit = reply.edit === 'append' ? { mode: 'append' } : { mode: reply.edit, quote: reply.quote! }
+  return { text: reply.text, edit, textMs }
 }
 
 /**

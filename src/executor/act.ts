@@ -10,6 +10,9 @@ import { clickTarget, focusTarget, hoverTarget, pointOf, pressEnter, typedByKeys
 import { press } from './press-key.ts'
 import { callHandleInFrame, callInFrame } from '../browser/page-script.ts'
 import { isDocumentGone } from '../base/gone.ts'
+import type { ReplaceResult } from '../page/input.ts'
+import type { TextEdit } from '../../types/index.d.ts'
+import { editRange } from './text-edit.ts'
 
 export type { ActionInput, ActionOutcome, CheckFreshness } from './action.ts'
 
@@ -116,7 +119,8 @@ async function selectOption(input: ActionInput, handle: ElementHandle<Element>):
   }
 }
 
-// Text entry checks twice: once before focusing, and again after focus, right before inserting.
+// Text entry checks twice: once before focusing, and again after focus, right before inserting;
+// focus is checked once more in the same task as the insertion, so nothing can take it in between.
 async function typeText(input: ActionInput): Promise<ActionOutcome> {
   if (input.text === undefined) throw new Error('TYPE_TEXT needs a value to write, and none was given.')
   const asKeys = input.element?.operations.includes('keys') === true
@@ -133,9 +137,24 @@ async function typeText(input: ActionInput): Promise<ActionOutcome> {
   // An element that reads keys gets each of them, every one watched to reach it.
   if (asKeys) return outcomeOf(await typeKeys(input.page, after.handle, input.text), after.handle)
   // Focus is checked once more in the same task as the insertion, so nothing can take it in between.
-  const result = await callInFrame(after.handle.frame, 'replaceFocusedValue', after.handle, input.text)
+  const result = input.edit ? await typeEdit(after.handle, input.edit, input.text) : await callInFrame(after.handle.frame, 'replaceFocusedValue', after.handle, input.text)
+  if ('refused' in result) return { acted: false, refused: result.refused }
   if (!result.ok) return { acted: false, stale: result.reason }
   return result.password ? { acted: true, frames: [after.handle.frame], password: true } : { acted: true, frames: [after.handle.frame] }
+}
+
+/**
+ * An edit of part of the field's value: placed by the value read now, in Node, and typed over that
+ * range only if the value is still the one read (focus is checked in the same task as the insertion,
+ * as for a whole value). Refused before any input when the field holds no text value or the quoted
+ * passage is not in it exactly once.
+ */
+async function typeEdit(handle: ElementHandle<Element>, edit: TextEdit, text: string): Promise<ReplaceResult | { refused: string }> {
+  const value = await callInFrame(handle.frame, 'fieldValue', handle)
+  if (value === null) return { refused: 'only a text field\'s value can be edited in part: type its whole value' }
+  const range = editRange(value, edit)
+  if ('refused' in range) return range
+  return callInFrame(handle.frame, 'editFocusedValue', handle, value, range.start, range.end, text)
 }
 
 async function submit(input: ActionInput, handle: ElementHandle<Element>, at?: Point): Promise<InputResult> {

@@ -3,6 +3,7 @@ import type { Freshness, FreshnessOptions } from '../collector/check-freshness.t
 import type { ObservedElement, Snapshot } from '../collector/observation.ts'
 import type { Decision } from '../decision/decision.ts'
 import type { InputResult } from './guarded-input.ts'
+import type { TextEdit } from '../../types/index.d.ts'
 
 // What the executor is given for one decision and what it reports back; every operation's module
 // reads and returns these.
@@ -16,8 +17,10 @@ export interface ActionInput {
   decision: Decision
   /** The observed target, for operations on an element. */
   element?: ObservedElement
-  /** The value to write, for TYPE_TEXT. */
+  /** The value to write, for TYPE_TEXT; with `edit`, the text of the part edited. */
   text?: string
+  /** For a TYPE_TEXT that changes part of the field's value. */
+  edit?: TextEdit
   waitMs: number
   signal?: AbortSignal
   checkFreshness: CheckFreshness
@@ -27,11 +30,13 @@ export interface ActionInput {
  * `acted` with the frames the input went to, for TYPE_TEXT `password` when the field was a password
  * one as it was typed into, `inputAt` when the input was delivered before the action returned, and
  * `target`, the element the input went to, for settling; or, before any input, the reason the target
- * failed a freshness check (`stale`); or, after it, what the input reached instead of the target (`redirected`).
+ * failed a freshness check (`stale`) or the action could not be done as asked (`refused`: an edit's
+ * quoted passage not in the field exactly once); or, after it, what the input reached instead of the target (`redirected`).
  */
 export type ActionOutcome =
   | { acted: true; frames: Frame[]; password?: true; inputAt?: number; target?: ElementHandle<Element> }
   | { acted: false; stale: string }
+  | { acted: false; refused: string }
   | { acted: false; redirected: string }
 
 /** An input's result as the action's outcome, with the frame the input went to. */

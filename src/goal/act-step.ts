@@ -7,6 +7,7 @@ import { fillPlaceholders, namesSecret } from '../secrets/placeholders.ts'
 import type { Page } from 'puppeteer-core'
 import type { RunListeners } from './run-listeners.ts'
 import type { Step } from './step.ts'
+import type { TextEdit } from '../../types/index.d.ts'
 
 // A step handed to the executor, which guards, inputs and settles: the one place a secret's value
 // replaces its placeholder, and the last moment a listener may hold the input back.
@@ -27,6 +28,11 @@ export interface Acted {
   observationStands: boolean
 }
 
+/** An edit's quoted passage as the field holds it: a placeholder stands for the secret's value there too. */
+function editFilled(edit: TextEdit | undefined, secrets: Settings['secrets']): TextEdit | undefined {
+  return edit?.mode === 'append' || edit === undefined ? edit : { mode: edit.mode, quote: fillPlaceholders(edit.quote, secrets) }
+}
+
 /** Carries the step out; its trace entry keeps the time it took. Throws what the input threw. */
 export async function actStep(step: Step, snapshot: Snapshot, text: string | undefined, context: ActContext): Promise<Acted> {
   const { run, settings } = context
@@ -42,6 +48,7 @@ export async function actStep(step: Step, snapshot: Snapshot, text: string | und
     element: step.element,
     // Everything else (trace, requests, recording, cache) keeps the placeholder.
     text: text === undefined ? undefined : fillPlaceholders(text, settings.secrets),
+    edit: editFilled(step.entry.edit, settings.secrets),
     waitMs: settings.waitMs,
     signal: run.signal,
     checkFreshness: context.checkFreshness,

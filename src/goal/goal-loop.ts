@@ -221,7 +221,10 @@ class GoalRun {
     if (onElement(operation, step.decision.target) && !step.element) throw new Error(`The decision chose ${step.named}, which is not an element of the current observation.`)
   }
 
-  /** TYPE_TEXT's value, stored or asked of the text model once the target is known to be fresh; false when it is stale. */
+  /**
+   * TYPE_TEXT's value, stored or asked of the text model once the target is known to be fresh; false
+   * when it is stale. An edit of part of the value goes on the entry, which the executor reads.
+   */
   async #valueFor(step: Step, snapshot: Snapshot): Promise<string | undefined | false> {
     if (step.decision.operation !== 'TYPE_TEXT') return undefined
     // Checked before paying for the text: a stale target would waste the request.
@@ -231,6 +234,7 @@ class GoalRun {
     if (stored !== undefined) return (step.entry.text = stored)
     const written = await this.#models.write(snapshot.observation, step.element!, this.#history.recent())
     step.entry.text = written.text
+    if (written.edit) step.entry.edit = written.edit
     step.entry.textMs = written.textMs
     return written.text
   }
@@ -246,6 +250,7 @@ class GoalRun {
     }
     if (outcome.acted && outcome.password) step.typedPassword = true
     if (outcome.acted) await this.#acted(step, text, dialogs, popups, observationStands)
+    else if ('refused' in outcome) await this.#refused(step, outcome.refused, text, popups)
     else await this.#discardStale(step, outcome.stale, popups)
   }
 
@@ -278,6 +283,13 @@ class GoalRun {
     }
     await this.#view.observe(popups)
     return false
+  }
+
+  /** The executor refused the action before any input: the model is told why, and the page observed again. */
+  async #refused(step: Step, reason: string, text: string | undefined, popups: string[]): Promise<void> {
+    step.entry.refused = reason
+    this.#history.add(step, 'refused', reason, text)
+    await this.#view.observe(popups)
   }
 
   /** `approve` said no: the model is told, and the target is not offered again until the page changes. */

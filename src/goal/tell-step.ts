@@ -1,4 +1,4 @@
-import type { DialogRecord, Operation, PendingAction } from '../../types/index.d.ts'
+import type { DialogRecord, Operation, PendingAction, TraceEntry } from '../../types/index.d.ts'
 import { clip } from '../clip.ts'
 import { REQUEST_LIMITS } from '../decision/request-bounds.ts'
 import { specOf } from '../operations.ts'
@@ -40,9 +40,10 @@ export function pendingAction(step: DecidedStep, text: string | undefined): Pend
 }
 
 /** The action as the next request's history tells it. */
-export function recentAction(step: DecidedStep, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
+export function recentAction(step: DecidedStep & { entry: Pick<TraceEntry, 'edit'> }, outcome: RecentAction['outcome'], detail?: string, text?: string): RecentAction {
   const action: RecentAction = { operation: step.decision.operation, outcome, ...targetFields(step) }
   if (text !== undefined) action.text = text
+  if (step.entry.edit) action.edit = step.entry.edit
   if (detail) action.detail = detail
   if (step.decision.note) action.note = step.decision.note
   return action

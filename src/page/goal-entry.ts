@@ -6,7 +6,7 @@
 export { check } from './check-target.ts'
 export { framesShown, hit } from './hit-test.ts'
 export { dragGeometry } from './drag-geometry.ts'
-export { documentParsed, findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage, waitForDomQuiet } from './input.ts'
+export { documentParsed, editFocusedValue, fieldValue, findListOption, planSubmit, replaceFocusedValue, requestSubmit, scrollByPage, waitForDomQuiet } from './input.ts'
 export { observe } from './observe-frame.ts'
 export { takeSentNodes } from './sent-nodes.ts'
 export { watchInput } from './watch-input.ts'

@@ -83,30 +83,77 @@ export function replaceFocusedValue(element: Element, text: string): ReplaceResu
   const held = (): string => (isField ? read() : read().replace(/\n$/, ''))
   if (!inserted || held() !== text) {
     if (isField) {
-      const proto = Object.getPrototypeOf(element) as object
-      const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set
-      const setValue = (value: string) => (setter ? setter.call(element, value) : ((element as HTMLInputElement).value = value))
-      setValue(text)
+      setFieldValue(element as HTMLInputElement, text)
       // The browser empties a date or time field given a value in another format: it keeps its value then.
       if (dateFormat !== undefined && read() === '' && text.trim() !== '') {
-        setValue(valueBefore)
+        setFieldValue(element as HTMLInputElement, valueBefore)
         return { ok: false, reason: `a ${dateType} field takes its value written as ${dateFormat}, which ${JSON.stringify(text.slice(0, 40))} is not` }
       }
     } else {
       element.textContent = text
     }
-    const view = doc.defaultView
-    const InputEventCtor = view && typeof view.InputEvent === 'function' ? view.InputEvent : null
-    element.dispatchEvent(
-      InputEventCtor
-        ? new InputEventCtor('input', { bubbles: true, composed: true, inputType: 'insertText', data: text })
-        : new (view ? view.Event : Event)('input', { bubbles: true, composed: true }),
-    )
+    announceInput(element, text)
     // A picker commits its value with a change event too, which pages listen for more than for input.
-    if (dateFormat !== undefined) element.dispatchEvent(new (view ? view.Event : Event)('change', { bubbles: true }))
+    if (dateFormat !== undefined) element.dispatchEvent(new (doc.defaultView ? doc.defaultView.Event : Event)('change', { bubbles: true }))
   }
   const value = held()
   return passwordBefore || isPassword() ? { ok: true, value, password: true } : { ok: true, value }
+}
+
+/** The value of a text field (input or textarea), or null for anything else: what an edit of part of it reads. */
+export function fieldValue(element: Element): string | null {
+  const tag = tagNameOf(element)
+  return tag === 'INPUT' || tag === 'TEXTAREA' ? (element as HTMLInputElement).value : null
+}
+
+/**
+ * Types `text` over the range `start`–`end` of the focused field's value, which must still be
+ * `expected` (the value the edit was computed from), the way a person selects a passage and types
+ * over it: insertText keeps the page's undo history and fires beforeinput and input. The whole value
+ * is set directly, with an input event, where the field takes no selection or insertText.
+ */
+export function editFocusedValue(element: Element, expected: string, start: number, end: number, text: string): ReplaceResult {
+  const doc = ownerDocumentOf(element)
+  const active = focusedElement(doc)
+  if (active !== element) {
+    const holder = active ? tagNameOf(active).toLowerCase() : 'nothing'
+    return { ok: false, reason: `the target does not hold keyboard focus (${holder} does)` }
+  }
+  const field = element as HTMLInputElement
+  if (fieldValue(element) !== expected) return { ok: false, reason: 'the field\'s value changed while the edit was made' }
+  const wanted = expected.slice(0, start) + text + expected.slice(end)
+  let inserted = false
+  try {
+    field.setSelectionRange(start, end)
+    // An empty text deletes the passage, as Delete does over a selection.
+    inserted = typeof doc.execCommand === 'function' && (text === '' ? start === end || doc.execCommand('delete') : doc.execCommand('insertText', false, text))
+  } catch {
+    // Some input types have no selection; the value is set whole below.
+    inserted = false
+  }
+  if (!inserted || field.value !== wanted) {
+    setFieldValue(field, wanted)
+    announceInput(element, text)
+  }
+  return field.type === 'password' ? { ok: true, value: field.value, password: true } : { ok: true, value: field.value }
+}
+
+/** Sets a field's value through its prototype's setter, which frameworks that track the value (React) read. */
+function setFieldValue(field: HTMLInputElement, value: string): void {
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field) as object, 'value')?.set
+  if (setter) setter.call(field, value)
+  else field.value = value
+}
+
+/** The input event typing fires, for a value set directly. */
+function announceInput(element: Element, text: string): void {
+  const view = ownerDocumentOf(element).defaultView
+  const InputEventCtor = view && typeof view.InputEvent === 'function' ? view.InputEvent : null
+  element.dispatchEvent(
+    InputEventCtor
+      ? new InputEventCtor('input', { bubbles: true, composed: true, inputType: 'insertText', data: text })
+      : new (view ? view.Event : Event)('input', { bubbles: true, composed: true }),
+  )
 }
 
 /** How a user would submit the target's form: click a submit button, press Enter in a field, or submit the form. */

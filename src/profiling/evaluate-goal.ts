@@ -72,8 +72,8 @@ function filledFields(observation: Observation): JSONObject[] {
 function actionsTaken(trace: readonly TraceEntry[]): JSONObject[] {
   return (
     trace
-      // Discarded (stale) decisions were never carried out, and DONE is the run's own verdict.
-      .filter((entry) => !entry.stale && entry.operation !== 'DONE')
+      // Discarded (stale) and refused decisions were never carried out, and DONE is the run's own verdict.
+      .filter((entry) => !entry.stale && entry.refused === undefined && entry.operation !== 'DONE')
       .slice(-REQUEST_LIMITS.evaluatedActions)
       .map((entry) => tellAction(entry, { page_changed: entry.pageChanged, url: entry.url }))
   )

@@ -49,7 +49,7 @@ export interface StateElement {
 
 export interface SeenRequest {
   elements: StateElement[]
-  recent: { operation: string; target_name?: string; outcome: string; detail?: string; text?: string }[]
+  recent: { operation: string; target_name?: string; outcome: string; detail?: string; text?: string; edit?: string; quote?: string }[]
   operations: string[]
   /** Each question of the request and its choice options (`hover_target`: the element IDs HOVER may take). */
   questions: Record<string, string[]>
@@ -260,6 +260,14 @@ export interface TextRequest {
  * that request would (never from the fixture); `requests` holds what it read, in order.
  */
 export function readingTextModel(write: (request: TextRequest) => string): { model: MockLanguageModelV4; requests: TextRequest[] } {
+  return replyingTextModel((request) => ({ text: write(request) }))
+}
+
+/** The text model's reply: a whole value, or an edit of part of it. */
+export type TextReply = { text: string; edit?: 'replace' | 'insert_after' | 'append'; quote?: string }
+
+/** As readingTextModel, with the whole reply written from the request (an edit of part of the value). */
+export function replyingTextModel(write: (request: TextRequest) => TextReply): { model: MockLanguageModelV4; requests: TextRequest[] } {
   const requests: TextRequest[] = []
   const model = new MockLanguageModelV4({
     doGenerate: async (options) => {
@@ -268,7 +276,7 @@ export function readingTextModel(write: (request: TextRequest) => string): { mod
       if (!part || part.type !== 'text') throw new Error('reading text model: no prompt text')
       const request = JSON.parse(part.text) as TextRequest
       requests.push(request)
-      return textResult(JSON.stringify({ text: write(request) }), { usage: tokenUsage(300, 40) })
+      return textResult(JSON.stringify(write(request)), { usage: tokenUsage(300, 40) })
     },
   })
   return { model, requests }
