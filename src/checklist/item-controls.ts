@@ -1,4 +1,5 @@
 import type { ChecklistCheck } from '../../types/index.d.ts'
+import { fold } from '../base/fold.ts'
 import { clip } from '../clip.ts'
 import type { Observation, ObservedElement } from '../collector/observation.ts'
 import { bestMatches, nameFit, valueMatches } from './match-names.ts'
@@ -19,6 +20,42 @@ export interface StateControls {
   controls: ObservedElement[]
   holds(control: ObservedElement): boolean
   describe(control: ObservedElement): string
+}
+
+/** What the collector shows for a password field that holds something (src/page/control-state.ts). */
+const MASKED = '•••'
+
+/**
+ * The fields a `field_value` item names, and whether each holds its value, compared with the secrets'
+ * placeholders filled in (`resolve`, inside the process). A masked field holds what the agent typed
+ * into it (`typed`), if it typed.
+ */
+export function fieldControls(
+  check: Extract<ChecklistCheck, { kind: 'field_value' }>,
+  elements: ObservedElement[],
+  resolve: (text: string) => string,
+  typed: (node: string) => string | undefined,
+): StateControls | undefined {
+  const controls = bestMatches(
+    elements.filter((element) => element.value !== undefined),
+    (element) => element.name,
+    check.field,
+  )
+  if (controls.length === 0) return undefined
+  const wanted = fold(resolve(check.value))
+  const masked = (element: ObservedElement) => element.type === 'password' || element.value === MASKED
+  return {
+    controls,
+    holds: (element) => {
+      if (!masked(element)) return valueMatches(element.value, check.value, element.valueOmitted) || fold(resolve(element.value ?? '')) === wanted
+      const text = typed(element.nodeId)
+      return element.value === MASKED && text !== undefined && fold(resolve(text)) === wanted
+    },
+    describe: (element) =>
+      masked(element) && element.value === MASKED && typed(element.nodeId) !== undefined
+        ? `${named(element)} holds the text the agent typed (masked)`
+        : `${named(element)} holds ${quote(element.value ?? '')}`,
+  }
 }
 
 /** The control an item names, for items that name one. */

@@ -1,13 +1,12 @@
 import type { ChecklistCheck, ChecklistDispute, ChecklistItem, ChecklistItemResult, ChecklistStatus, ChecklistUnproven, TraceEntry } from '../../types/index.d.ts'
-import { fold } from '../base/fold.ts'
 import { clip } from '../clip.ts'
-import type { Observation, ObservedElement } from '../collector/observation.ts'
+import type { Observation } from '../collector/observation.ts'
 import { DISPUTE_REASONS } from '../decision/checklist-questions.ts'
 import { operationsWhere } from '../operations.ts'
 import { PageChanges } from './caused-change.ts'
-import { checkedControls, controlOf, named, offers, quote, selectedControls, type StateControls } from './item-controls.ts'
+import { checkedControls, controlOf, fieldControls, named, offers, quote, selectedControls, type StateControls } from './item-controls.ts'
 import { activates, sentForm } from './landed-actions.ts'
-import { bestMatches, textShows, urlShows, valueMatches } from './match-names.ts'
+import { textShows, urlShows } from './match-names.ts'
 import { landed, RunEvidence } from './run-evidence.ts'
 
 // The status of each checklist item, from evidence only: what the newest observation shows and what the
@@ -61,8 +60,6 @@ const ACTIVATING = operationsWhere((spec) => spec.activates)
 const NAMES_CONTROL = new Set<ChecklistCheck['kind']>(['field_value', 'checked', 'selected', 'activated'])
 const STATE_KINDS = new Set<ChecklistCheck['kind']>(['field_value', 'checked', 'selected'])
 
-/** What the collector shows for a password field that holds something (src/page/control-state.ts). */
-const MASKED = '•••'
 
 /** Fills the secrets' placeholders in a text, inside the process only. */
 export type ResolveSecrets = (text: string) => string
@@ -257,7 +254,7 @@ export class ChecklistTracker {
     }
     switch (check.kind) {
       case 'field_value':
-        return state(this.#fieldControls(check, observation.elements))
+        return state(fieldControls(check, observation.elements, this.#resolve, (node) => this.#run.typed(node)))
       case 'checked':
         return state(checkedControls(check, observation.elements))
       case 'selected':
@@ -314,29 +311,6 @@ export class ChecklistTracker {
     return { status: 'open', evidence: evidence(describe(shown), step), node: shown.nodeId }
   }
 
-  #fieldControls(check: Extract<ChecklistCheck, { kind: 'field_value' }>, elements: ObservedElement[]): StateControls | undefined {
-    const controls = bestMatches(
-      elements.filter((element) => element.value !== undefined),
-      (element) => element.name,
-      check.field,
-    )
-    if (controls.length === 0) return undefined
-    const wanted = fold(this.#resolve(check.value))
-    const masked = (element: ObservedElement) => element.type === 'password' || element.value === MASKED
-    return {
-      controls,
-      holds: (element) => {
-        if (!masked(element)) return valueMatches(element.value, check.value, element.valueOmitted) || fold(this.#resolve(element.value ?? '')) === wanted
-        // The page shows dots: the field holds what the agent typed into it, if it typed.
-        const typed = this.#run.typed(element.nodeId)
-        return element.value === MASKED && typed !== undefined && fold(this.#resolve(typed)) === wanted
-      },
-      describe: (element) =>
-        masked(element) && element.value === MASKED && this.#run.typed(element.nodeId) !== undefined
-          ? `${named(element)} holds the text the agent typed (masked)`
-          : `${named(element)} holds ${quote(element.value ?? '')}`,
-    }
-  }
 
   #judgeActivated(index: number, check: Extract<ChecklistCheck, { kind: 'activated' }>, fresh: TraceEntry[], ready: boolean, caused: boolean): Judged | undefined {
     const standing = this.#standing[index]!
