@@ -55,16 +55,16 @@ export const DEFAULTS: Settings = {
   waitMs: 100,
   minConfidence: undefined,
   approve: undefined,
-  // On: one text request per goal buys a DONE the page must confirm (README, "The checklist").
+  // On: one text request per goal buys a DONE the page must confirm (docs/checklist-and-verified.md).
   checklist: true,
   extractor: undefined,
-  // Off: clearing a banner is a choice made for the user (README, "Consent banners").
+  // Off: clearing a banner is a choice made for the user (docs/consent.md).
   consent: false,
   // Off unless given, or named by the environment (mergeSettings): see cache/cache-settings.ts.
   cache: false,
   // Off unless given, or named by the environment (mergeSettings): see record/record-settings.ts.
   record: false,
-  // Off: an image costs input tokens on every request (README, "Vision").
+  // Off: an image costs input tokens on every request (docs/vision.md).
   vision: false,
   secrets: [],
 }

@@ -33,13 +33,13 @@ export interface ModelOptions {
    * The replay cache: a directory, a store (anything with async `get`/`set`, a `keyv` instance for
    * one), or both with its settings. A goal that succeeded is replayed without decision requests on
    * later runs on pages of the same shape, and rules a model wrote are reused. Off by default, or the
-   * directory in the environment variable `PUPPETEER_AGENT_CACHE`. README, "The replay cache".
+   * directory in the environment variable `PUPPETEER_AGENT_CACHE`. See docs/replay-cache.md.
    */
   cache?: string | CacheStore | CacheOptions | false | null
   /**
    * Record the run: a directory, or `{ dir, typedValues }`. Each goal or extraction writes a folder in
    * it with `run.jsonl`, a screenshot per step and `report.html`. Off by default, or the directory in
-   * the environment variable `PUPPETEER_AGENT_RECORD`. Recordings are private data (README, "Run recordings").
+   * the environment variable `PUPPETEER_AGENT_RECORD`. Recordings are private data (docs/recordings.md).
    */
   record?: string | RecordOptions | false | null
 }
@@ -100,7 +100,7 @@ export interface GoalOptions extends ModelOptions {
   /**
    * Send the decision model a screenshot of the viewport with every offered element's action ID drawn
    * beside it, with each decision request's state (`decisions: false`: to the text model, as an image).
-   * Default `false`: it costs input tokens. README, "Vision".
+   * Default `false`: it costs input tokens. See docs/vision.md.
    */
   vision?: boolean | null
   /**
@@ -108,7 +108,7 @@ export interface GoalOptions extends ModelOptions {
    * Models see and write only the placeholders `%username%`, `%password%`; the real value is typed in
    * their place, and replaced by its placeholder wherever the page shows it again. Names: a letter,
    * then up to 39 letters, digits, `_` or `-`; values: non-blank strings. With secrets, a password
-   * field no longer stops the run with `login_wall`. README, "Secrets".
+   * field does not stop the run with `login_wall`. See docs/secrets.md.
    */
   secrets?: Record<string, string> | null
 }
@@ -158,7 +158,7 @@ export type AgentOptions = GoalOptions & ExtractOptions
  */
 export type RuleType = 'number' | 'url' | 'image' | 'date' | 'string' | 'currency' | 'availability' | 'code'
 
-/** How a rule makes one value of the several it found: see the README's rules section. */
+/** How a rule makes one value of the several it found: see docs/extract.md. */
 export type Reduction = 'first' | 'min' | 'max' | 'any'
 
 export interface Rule {

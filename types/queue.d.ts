@@ -1,5 +1,5 @@
 // The public API of puppeteer-agent/queue: workers that take jobs from a bullmq queue on Redis, and
-// a producer that enqueues jobs and collects their results. README, "Past one machine".
+// a producer that enqueues jobs and collects their results. docs/pipelines-and-workers.md, "Past one machine".
 import type { Browser } from 'puppeteer-core'
 import type { AgentOptions, ExtractResult, GoalOptions, GoalResult, Rules } from './index.d.ts'
 

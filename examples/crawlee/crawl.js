@@ -109,7 +109,7 @@ function cacheStore(where) {
   if (!/^rediss?:\/\//.test(where)) return resolve(where)
   const { default: Keyv } = require('keyv')
   const { default: KeyvRedis } = require('@keyv/redis')
-  // Fail fast when Redis is away: the agent then goes on with the model (README, "The replay cache").
+  // Fail fast when Redis is away: the agent then goes on with the model (docs/replay-cache.md).
   const store = new KeyvRedis({ url: where, disableOfflineQueue: true }, { connectionTimeout: 500, throwOnErrors: true })
   return new Keyv({ store, throwOnErrors: true })
 }

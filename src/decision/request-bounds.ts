@@ -3,7 +3,7 @@ import { clip } from '../clip.ts'
 
 // How large a request to a model may grow, whatever the page holds or does. The collector and the page
 // events clip what the page hands over; these bound what a request is built from, and then the request
-// itself: the README promises a decision request well under 40,000 characters, and the text model's
+// itself: the docs promise a decision request well under 40,000 characters, and the text model's
 // prompts and the evaluator's request are held to the same.
 
 export const REQUEST_LIMITS = {

@@ -1,6 +1,6 @@
 // The Redis clients of the queue and of the shared replay cache. bullmq's workers block on Redis and
 // must never give up a command (it would drop a job's move); the cache must give up at once when
-// Redis is away, so an agent call goes on with the model instead of waiting (README, "Sharing a store").
+// Redis is away, so an agent call goes on with the model instead of waiting (docs/replay-cache.md, "Sharing a store").
 import KeyvRedis from '@keyv/redis'
 import type { ConnectionOptions } from 'bullmq'
 import { Redis } from 'ioredis'
@@ -61,7 +61,7 @@ export async function pingRedis(url: string): Promise<void> {
   }
 }
 
-/** A replay cache on Redis that fails fast, as the README's "Sharing a store" sets it up. */
+/** A replay cache on Redis that fails fast, as docs/replay-cache.md ("Sharing a store") sets it up. */
 export function redisCache(url: string): Keyv {
   const store = new KeyvRedis({ url, disableOfflineQueue: true }, { connectionTimeout: 500, throwOnErrors: true })
   return new Keyv({ store, namespace: CACHE_NAMESPACE, throwOnErrors: true })
